@@ -1,0 +1,130 @@
+/**
+ * The JSON wire encoding (DESIGN.md 4): every number a string, u64 exact, floats as the shortest
+ * round-trip decimal without exponent, timestamps with 9 fraction digits, ISO-8601 durations.
+ * The record encoder is derived from the schema's field lists.
+ */
+import type { RecordOf, RecordSchema } from './records.js';
+import type { WireType } from './wire.js';
+
+const NS_PER_SECOND = 1_000_000_000n;
+const NS_PER_DAY = 86_400n * NS_PER_SECOND;
+
+/** Rewrites a JS number string (maybe in exponent form, e.g. "1.5e-7") as a plain decimal. */
+function plainDecimal(text: string): string {
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const negative = text.startsWith('-');
+  const mantissa = text.slice(negative ? 1 : 0, e);
+  const exponent = Number(text.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const digits = mantissa.replace('.', '');
+  const pointAt = (dot < 0 ? mantissa.length : dot) + exponent; // position of the decimal point in `digits`
+  let out: string;
+  if (pointAt <= 0) out = `0.${'0'.repeat(-pointAt)}${digits}`;
+  else if (pointAt >= digits.length) out = digits + '0'.repeat(pointAt - digits.length);
+  else out = `${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
+  return negative ? `-${out}` : out;
+}
+
+/** Shortest decimal that round-trips to the same float64, without exponent; null for NaN/Infinity. */
+export function encodeFloat64(value: number | null): string | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  if (Object.is(value, -0)) return '0';
+  return plainDecimal(String(value));
+}
+
+/** Shortest decimal that round-trips to the same float32 (the value is first rounded to float32). */
+export function encodeFloat32(value: number | null): string | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  const f = Math.fround(value);
+  if (!Number.isFinite(f)) return null;
+  if (f === 0) return '0';
+  for (let precision = 1; precision < 9; precision++) {
+    const candidate = Number(f.toPrecision(precision));
+    if (Math.fround(candidate) === f) return plainDecimal(String(candidate));
+  }
+  return plainDecimal(String(f));
+}
+
+/** Exact decimal string of an integer value; throws on a non-integer so that no f64 rounding hides. */
+export function encodeInteger(value: number | bigint): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not an exact integer: ${value}`);
+  return String(value);
+}
+
+/** Nanoseconds since the Unix epoch as ISO-8601 UTC with exactly 9 fraction digits and Z. */
+export function encodeTimestamp(ns: bigint): string {
+  let days = ns / NS_PER_DAY;
+  let rest = ns % NS_PER_DAY;
+  if (rest < 0n) {
+    rest += NS_PER_DAY;
+    days -= 1n;
+  }
+  const date = new Date(Number(days) * 86_400_000 + Number(rest / 1_000_000n));
+  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
+  const fraction = (rest % NS_PER_SECOND).toString().padStart(9, '0');
+  return `${iso.slice(0, 19)}.${fraction}Z`;
+}
+
+/** Nanoseconds as an ISO-8601 duration: PT[nH][nM][n[.f]S], hours never folded into days, PT0S for 0. */
+export function encodeDuration(ns: bigint): string {
+  const sign = ns < 0n ? '-' : '';
+  let rest = ns < 0n ? -ns : ns;
+  const hours = rest / (3600n * NS_PER_SECOND);
+  rest %= 3600n * NS_PER_SECOND;
+  const minutes = rest / (60n * NS_PER_SECOND);
+  rest %= 60n * NS_PER_SECOND;
+  let out = '';
+  if (hours) out += `${hours}H`;
+  if (minutes) out += `${minutes}M`;
+  if (rest) {
+    const whole = rest / NS_PER_SECOND;
+    const fraction = (rest % NS_PER_SECOND).toString().padStart(9, '0').replace(/0+$/, '');
+    out += fraction ? `${whole}.${fraction}S` : `${whole}S`;
+  }
+  return `${sign}PT${out || '0S'}`;
+}
+
+/** JSON value of one field. */
+export type WireValue = string | number | boolean | null;
+
+/** Encodes one value of wire type `type`. */
+export function encodeValue(type: WireType, value: unknown): WireValue {
+  switch (type) {
+    case 'id':
+      return value as number;
+    case 'Utf8':
+      return value as string;
+    case 'Boolean':
+      return value as boolean;
+    case 'Uint1':
+    case 'Uint4':
+    case 'Uint8':
+    case 'Int8':
+      return encodeInteger(value as number | bigint);
+    case 'Float4':
+      return encodeFloat32(value as number | null);
+    case 'Float8':
+      return encodeFloat64(value as number | null);
+    case 'DateTime':
+      return encodeTimestamp(value as bigint);
+    case 'Duration':
+      return encodeDuration(value as bigint);
+  }
+}
+
+/** A record encoded for the wire: field name to JSON value, in schema order. */
+export type WireRecord = Record<string, WireValue>;
+
+/** Encodes a record by its schema; a missing field is a bug and throws rather than emit a placeholder. */
+export function encodeRecord<S extends RecordSchema>(schema: S, value: RecordOf<S>): WireRecord {
+  const source = value as Record<string, unknown>;
+  const out: WireRecord = {};
+  for (const [name, type] of schema.fields) {
+    const field = source[name];
+    if (field === undefined) throw new Error(`${schema.name}.${name} is missing`);
+    out[name] = encodeValue(type, field);
+  }
+  return out;
+}
