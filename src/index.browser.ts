@@ -1,0 +1,2 @@
+/** chainlens for browsers: the common surface. */
+export * from './index.js';

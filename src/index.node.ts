@@ -1,0 +1,2 @@
+/** chainlens for Node: the common surface. */
+export * from './index.js';

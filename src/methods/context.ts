@@ -1,0 +1,16 @@
+/**
+ * What a method handler can read. The engine builds one context and hands it to every handler;
+ * families of methods add their state here as their engines land.
+ */
+export interface MethodContext {
+  /** Engine options in force (minSamples, block CU limit...). */
+  readonly options: Readonly<EngineSettings>;
+}
+
+/** Settings the methods read (DESIGN.md 5-7 defaults). */
+export interface EngineSettings {
+  /** Samples a window needs for is_valid (default 100). */
+  minSamples: number;
+}
+
+export const DEFAULT_SETTINGS: EngineSettings = { minSamples: 100 };

@@ -1,0 +1,14 @@
+import { limit, mint, window } from '../../rpc/params.js';
+import { Volume } from '../../schema/records.js';
+import { MARKET_WINDOWS } from '../../schema/time.js';
+import { defineMethod } from '../method.js';
+
+/** Trailing-window volume totals per pair, one data point per block in which the pair traded. */
+export default defineMethod({
+  name: 'chain::market::volume',
+  summary: 'Trailing-window volume totals per pair, one data point per block in which the pair traded.',
+  record: Volume,
+  params: { base: mint('base mint filter'), quote: mint('quote mint filter'), window: window(MARKET_WINDOWS), limit: limit(1, 1000, 100) },
+  // Answers from the store; over an empty store there is nothing to answer with.
+  handle: () => [],
+});

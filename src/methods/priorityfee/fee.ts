@@ -1,0 +1,14 @@
+import { limit, window } from '../../rpc/params.js';
+import { WindowFees } from '../../schema/records.js';
+import { FEE_WINDOWS } from '../../schema/time.js';
+import { defineMethod } from '../method.js';
+
+/** Tumbling-window priority-fee percentiles, newest first; the newest window may be in progress. */
+export default defineMethod({
+  name: 'chain::priorityfee::fee',
+  summary: 'Tumbling-window priority-fee percentiles, newest first; the newest window may be in progress.',
+  record: WindowFees,
+  params: { window: window(FEE_WINDOWS, '1m'), limit: limit(1, 1000, 1) },
+  // Answers from the store; over an empty store there is nothing to answer with.
+  handle: () => [],
+});

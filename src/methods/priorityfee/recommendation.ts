@@ -1,0 +1,14 @@
+import { limit, window } from '../../rpc/params.js';
+import { Recommendation } from '../../schema/records.js';
+import { RECO_WINDOWS } from '../../schema/time.js';
+import { defineMethod } from '../method.js';
+
+/** Priority-fee recommendations over a trailing window, one per block, newest first. */
+export default defineMethod({
+  name: 'chain::priorityfee::recommendation',
+  summary: 'Priority-fee recommendations over a trailing window, one per block, newest first.',
+  record: Recommendation,
+  params: { window: window(RECO_WINDOWS, '1m'), limit: limit(1, 1000, 1) },
+  // Answers from the store; over an empty store there is nothing to answer with.
+  handle: () => [],
+});

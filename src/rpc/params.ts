@@ -1,0 +1,107 @@
+/**
+ * Parameter specs as data, and their strict validation (DESIGN.md 4): unknown names, wrong types,
+ * a window outside the method's set, a limit outside its range and a malformed mint are -32602,
+ * never clamped or ignored.
+ */
+import { isPublicKey } from '../schema/base58.js';
+import { parseTimeParam, windowNanos } from '../schema/time.js';
+import { invalidParam } from './errors.js';
+
+/** One parameter of a method. */
+export type ParamSpec =
+  | { kind: 'mint'; doc: string }
+  | { kind: 'time'; doc: string; queryOnly?: boolean }
+  | { kind: 'window'; values: readonly string[]; default?: string; doc: string }
+  | { kind: 'limit'; min: number; max: number; default: number; doc: string };
+
+/** Validated parameters, as method handlers receive them. Times are nanoseconds. */
+export interface Params {
+  /** Maximum data points to return (always set: the method's default when omitted). */
+  limit: number;
+  mint?: string;
+  base?: string;
+  quote?: string;
+  window?: string;
+  /** Window length in nanoseconds, set with `window`. */
+  windowNs?: bigint;
+  from?: bigint;
+  to?: bigint;
+  /** As-of time: answer as the engine would have right after the newest block with timestamp < at. */
+  at?: bigint;
+}
+
+/** A mint filter (base58 32-byte public key). */
+export const mint = (doc: string): ParamSpec => ({ kind: 'mint', doc });
+
+/** A time: Unix seconds (number or numeric string) or ISO-8601. */
+export const time = (doc: string, queryOnly = false): ParamSpec => ({ kind: 'time', doc, queryOnly });
+
+/** A window name from `values`; required unless a default is given. */
+export const window = (values: readonly string[], defaultValue?: string): ParamSpec => ({
+  kind: 'window',
+  values,
+  default: defaultValue,
+  doc: `one of ${values.join(', ')}${defaultValue ? ` (default ${defaultValue})` : ' (required)'}`,
+});
+
+/** A limit in [min, max] with a default (seed section 8). Query only. */
+export const limit = (min: number, max: number, defaultValue: number): ParamSpec => ({
+  kind: 'limit',
+  min,
+  max,
+  default: defaultValue,
+  doc: `integer ${min}-${max}, default ${defaultValue}`,
+});
+
+/** The as-of parameter every method accepts (backtesting extension, DESIGN.md 5). */
+export const AT_PARAM: ParamSpec = time('as-of time: answer as of just after the newest block before it');
+
+/** Validates raw params against the specs; throws an RpcError (-32602) naming the first bad one. */
+export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: unknown): Params {
+  if (raw === undefined) raw = {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw invalidParam('params', 'must be an object of named parameters', Object.keys(specs));
+  }
+  const input = raw as Record<string, unknown>;
+  for (const name of Object.keys(input)) {
+    if (!(name in specs)) throw invalidParam(name, `unknown parameter; allowed: ${Object.keys(specs).join(', ')}`, Object.keys(specs));
+  }
+  const out: Params = { limit: 0 };
+  const fields = out as unknown as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = input[name];
+    switch (spec.kind) {
+      case 'limit':
+        if (value === undefined) out.limit = spec.default;
+        else if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
+          throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${JSON.stringify(value)}`, { min: spec.min, max: spec.max });
+        } else out.limit = value;
+        break;
+      case 'window': {
+        const chosen = value === undefined ? spec.default : value;
+        if (chosen === undefined) throw invalidParam(name, `is required; one of ${spec.values.join(', ')}`, spec.values);
+        if (typeof chosen !== 'string' || !spec.values.includes(chosen)) {
+          throw invalidParam(name, `must be one of ${spec.values.join(', ')}, got ${JSON.stringify(chosen)}`, spec.values);
+        }
+        out.window = chosen;
+        out.windowNs = windowNanos(chosen);
+        break;
+      }
+      case 'mint':
+        if (value === undefined) break;
+        if (!isPublicKey(value)) throw invalidParam(name, `must be a base58 public key (32 bytes), got ${JSON.stringify(value)}`);
+        fields[name] = value;
+        break;
+      case 'time': {
+        if (value === undefined) break;
+        const ns = parseTimeParam(value);
+        if (ns === undefined) {
+          throw invalidParam(name, `must be Unix seconds or an ISO-8601 date-time, got ${JSON.stringify(value)}`);
+        }
+        fields[name] = ns;
+        break;
+      }
+    }
+  }
+  return out;
+}

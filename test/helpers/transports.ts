@@ -1,0 +1,54 @@
+/**
+ * The transports every conformance test runs over: the local engine, a real MessageChannel,
+ * and a port into a real worker_thread hosting an engine (the compiled dist/workers entry).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { connect, createEngine, type Engine, type EngineOptions } from '../../src/index.node.js';
+import type { ResponseEntry } from '../../src/rpc/dispatch.js';
+
+export interface Transport {
+  request(body: unknown): Promise<ResponseEntry[]>;
+  call(method: string, params?: Record<string, unknown>): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+export const ENGINE_WORKER = fileURLToPath(new URL('../../dist/workers/engine.worker.js', import.meta.url));
+
+export const TRANSPORTS: Record<string, (options?: EngineOptions, setup?: (e: Engine) => Promise<void>) => Promise<Transport>> = {
+  local: async (options, setup) => {
+    const engine = await createEngine(options);
+    await setup?.(engine);
+    return { request: (b) => engine.request(b), call: (m, p) => engine.call(m, p), close: () => engine.close() };
+  },
+  'message channel': async (options, setup) => {
+    const engine = await createEngine(options);
+    await setup?.(engine);
+    const { port1, port2 } = new MessageChannel();
+    engine.serve(port1);
+    const client = connect(port2);
+    return {
+      request: (b) => client.request(b),
+      call: (m, p) => client.call(m, p),
+      async close() {
+        client.close();
+        port1.close();
+        await engine.close();
+      },
+    };
+  },
+  'worker port': async (options) => {
+    if (!existsSync(ENGINE_WORKER)) throw new Error(`${ENGINE_WORKER} is missing: run npm run build`);
+    const worker = new Worker(ENGINE_WORKER, { workerData: options ?? {} });
+    const client = connect(worker);
+    return {
+      request: (b) => client.request(b),
+      call: (m, p) => client.call(m, p),
+      async close() {
+        client.close();
+        await worker.terminate();
+      },
+    };
+  },
+};
