@@ -1,0 +1,10 @@
+export { Status } from './status';
+export {
+  reserve,
+  capacity,
+  inputPtr,
+  millisPtr,
+  outputPtr,
+  maxPercentiles,
+  percentilesU64,
+} from './percentiles';

@@ -1,0 +1,72 @@
+/**
+ * The platform-independent client of a kernel worker (workers/kernel.worker.ts), over any Comlink
+ * endpoint. Input values are transferred to the worker, not copied; results are transferred back.
+ */
+import * as Comlink from 'comlink';
+
+/** What workers/kernel.worker.ts exposes over Comlink. */
+export interface KernelWorkerApi {
+  /** Instantiates the kernels (they are created lazily on first use otherwise). */
+  ready(): Promise<void>;
+  /** Nearest-rank percentiles; the result's buffer is transferred back. */
+  percentilesU64(values: BigUint64Array, millis: Uint32Array): Promise<BigUint64Array>;
+}
+
+/** The kernels, running in a worker. */
+export interface KernelClient {
+  /**
+   * Nearest-rank percentiles of `values` (`millis[i]` in thousandths of a percent, 0..100000).
+   * The whole buffer behind `values` is transferred to the worker: it is detached afterwards.
+   */
+  percentilesU64(values: BigUint64Array, millis: Uint32Array): Promise<BigUint64Array>;
+  /** Terminates the worker; calls still in flight reject. */
+  close(): Promise<void>;
+}
+
+/** A client that its platform entry can also fail (the worker crashed or exited). */
+export interface ManagedKernelClient extends KernelClient {
+  /** Rejects the calls in flight and all later calls with `error`, and terminates the worker. */
+  fail(error: Error): Promise<void>;
+  /** Resolves once the worker has instantiated its kernels; if it cannot, fails the client and rejects. */
+  ready(): Promise<void>;
+}
+
+/** Wraps a kernel worker's endpoint; `terminate` ends the worker (called once, by `close`/`fail`). */
+export function createKernelClient(
+  endpoint: Comlink.Endpoint,
+  terminate: () => unknown,
+): ManagedKernelClient {
+  const remote = Comlink.wrap<KernelWorkerApi>(endpoint);
+  const inFlight = new Set<(error: Error) => void>();
+  let failure: Error | undefined;
+
+  function call<T>(start: () => Promise<T>): Promise<T> {
+    if (failure) return Promise.reject(failure);
+    return new Promise<T>((resolve, reject) => {
+      inFlight.add(reject);
+      start().then(resolve, reject).finally(() => inFlight.delete(reject));
+    });
+  }
+
+  async function fail(error: Error): Promise<void> {
+    if (failure) return;
+    failure = error;
+    for (const reject of inFlight) reject(error);
+    inFlight.clear();
+    // Release the proxy so Comlink's finalizer never posts to the dead worker later.
+    remote[Comlink.releaseProxy]();
+    await terminate();
+  }
+
+  return {
+    percentilesU64: (values, millis) =>
+      call(() => remote.percentilesU64(Comlink.transfer(values, [values.buffer]), millis)),
+    ready: () =>
+      call(() => remote.ready()).catch(async (error: unknown) => {
+        await fail(error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      }),
+    fail,
+    close: () => fail(new Error('kernel worker closed')),
+  };
+}

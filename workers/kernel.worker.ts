@@ -1,0 +1,37 @@
+/**
+ * Kernel worker entry: a Node worker_thread or a browser module Web Worker. It exposes the kernels
+ * over Comlink and instantiates them lazily, because a browser module worker must call `expose`
+ * before any top-level await or it loses the messages that arrive first (DESIGN.md 2).
+ */
+import * as Comlink from 'comlink';
+import type { KernelWorkerApi } from '../src/kernels/client.js';
+import { createKernels, type Kernels } from '../src/kernels/instance.js';
+
+/** Values pre-reserved at start-up, so the first calls pay no memory growth or page faults. */
+const INITIAL_VALUES = 1 << 20;
+
+let kernels: Kernels | undefined;
+const instance = (): Kernels => (kernels ??= createKernels(INITIAL_VALUES));
+
+const api: KernelWorkerApi = {
+  async ready() {
+    instance();
+  },
+  async percentilesU64(values, millis) {
+    const out = instance().percentilesU64(values, millis);
+    return Comlink.transfer(out, [out.buffer]);
+  },
+};
+
+const inBrowser = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
+if (inBrowser) {
+  Comlink.expose(api, globalThis as unknown as Comlink.Endpoint);
+} else {
+  // Node: parentPort queues messages until a listener is attached, so the async import loses none.
+  void Promise.all([import('node:worker_threads'), import('../src/kernels/endpoint-node.js')]).then(
+    ([{ parentPort }, { nodeEndpoint }]) => {
+      if (!parentPort) throw new Error('kernel.worker: not started as a worker thread');
+      Comlink.expose(api, nodeEndpoint(parentPort));
+    },
+  );
+}
