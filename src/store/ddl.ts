@@ -1,0 +1,93 @@
+/**
+ * The store's tables, derived from the schema modules: the canonical input tables from `TABLES`
+ * and one materialized table per record of `RECORDS`. No column list is written here.
+ */
+import { RECORDS, type RecordSchema } from '../schema/records.js';
+import { TABLES, type ColumnKind, type TableName } from '../schema/tables.js';
+import type { WireType } from '../schema/wire.js';
+import { sqlIdent } from './sql.js';
+
+/** The DuckDB column types the store uses. Time is BIGINT nanoseconds: no TIMESTAMP, no ICU. */
+export type SqlType = 'UBIGINT' | 'UINTEGER' | 'UTINYINT' | 'BIGINT' | 'VARCHAR' | 'BOOLEAN' | 'FLOAT' | 'DOUBLE';
+
+/** One column of a store table. */
+export interface SqlColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly nullable: boolean;
+}
+
+/** A store table: name and ordered columns. */
+export interface SqlTable {
+  readonly name: string;
+  readonly columns: readonly SqlColumn[];
+}
+
+/** DuckDB type of each canonical column kind. */
+export const KIND_SQL: Record<ColumnKind, SqlType> = {
+  u64: 'UBIGINT',
+  u32: 'UINTEGER',
+  u8: 'UTINYINT',
+  ns: 'BIGINT',
+  utf8: 'VARCHAR',
+  mint: 'VARCHAR',
+  bool: 'BOOLEAN',
+};
+
+/** DuckDB type of each wire type; DateTime and Duration are int64 nanoseconds. */
+export const WIRE_SQL: Record<WireType, SqlType> = {
+  id: 'BIGINT',
+  Utf8: 'VARCHAR',
+  Uint1: 'UTINYINT',
+  Uint4: 'UINTEGER',
+  Uint8: 'UBIGINT',
+  Int8: 'BIGINT',
+  Float4: 'FLOAT',
+  Float8: 'DOUBLE',
+  DateTime: 'BIGINT',
+  Duration: 'BIGINT',
+  Boolean: 'BOOLEAN',
+};
+
+/** `BlockFees` -> `block_fees`. */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
+/** The table that holds materialized rows of a record (`BlockFees` -> `block_fees`). */
+export function recordTableName(record: RecordSchema): string {
+  return snakeCase(record.name);
+}
+
+/** Canonical tables: optional columns are nullable, the others NOT NULL. */
+export const CANONICAL_TABLES: Record<TableName, SqlTable> = Object.fromEntries(
+  Object.values(TABLES).map((t) => [
+    t.name,
+    { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind], nullable: c.optional === true })) },
+  ]),
+) as unknown as Record<TableName, SqlTable>;
+
+/**
+ * Materialized record tables, keyed by table name. Float fields are nullable (a ratio over zero,
+ * an unknown USD price is JSON null on the wire); every other field is NOT NULL.
+ */
+export const RECORD_TABLES: Readonly<Record<string, SqlTable>> = Object.fromEntries(
+  RECORDS.map((r) => {
+    const name = recordTableName(r);
+    const columns = r.fields.map(([field, wire]) => ({
+      name: field,
+      type: WIRE_SQL[wire],
+      nullable: wire === 'Float4' || wire === 'Float8',
+    }));
+    return [name, { name, columns }];
+  }),
+);
+
+/** `CREATE TABLE IF NOT EXISTS` for a store table. */
+export function createTableSql(table: SqlTable): string {
+  const columns = table.columns.map((c) => `${sqlIdent(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
+  return `CREATE TABLE IF NOT EXISTS ${sqlIdent(table.name)} (${columns.join(', ')})`;
+}
+
+/** Every store table, canonical first, in creation order. */
+export const STORE_TABLES: readonly SqlTable[] = [...Object.values(CANONICAL_TABLES), ...Object.values(RECORD_TABLES)];

@@ -1,0 +1,224 @@
+/**
+ * The store: canonical input tables and materialized record rows in DuckDB-WASM, written in
+ * atomic units and read back with exact integers. Platform-independent: it only sees a
+ * `SqlConnection`.
+ *
+ * Every call runs through one queue. DuckDB-WASM executes one statement at a time on a connection,
+ * but a commit is several statements with an `await` between each, and all of them run in the
+ * connection's open transaction: a query slipped in between would run inside that transaction and
+ * see half a unit. Queuing commits and queries makes each unit all-or-nothing to every reader.
+ */
+import type { BlockRow, TableName, TokenRow, TradeRow } from '../schema/tables.js';
+import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlTable } from './ddl.js';
+import { conformIPC } from './ipc.js';
+import { SerialQueue } from './serial-queue.js';
+import type { SqlConnection } from './sql-connection.js';
+import { sqlIdent, sqlInteger, sqlString } from './sql.js';
+
+/** One unit's canonical rows: Arrow IPC (stream or file) per table, columns named as in `TABLES`. */
+export type CommitUnit = Partial<Record<TableName, Uint8Array>>;
+
+/** Materialized record rows to upsert: rows whose key matches an existing row replace it. */
+export interface RecordRows {
+  /** Record table name, `recordTableName(BlockFees)` = `block_fees`. */
+  readonly table: string;
+  /** Arrow IPC rows with the record's fields (missing nullable fields are filled with nulls). */
+  readonly ipc: Uint8Array;
+  /** Key columns (default `['id']`, the deterministic id derived from the record's key). */
+  readonly key?: readonly string[];
+}
+
+/** Rows written by a commit, per table. */
+export interface CommitResult {
+  readonly rows: Readonly<Record<string, number>>;
+}
+
+/** Filters of `Store.trades`. */
+export interface TradesQuery {
+  readonly base?: string;
+  readonly quote?: string;
+  /** Only trades with timestamp < beforeNs (int64 ns): the as-of cut. */
+  readonly beforeNs?: bigint;
+  /** At most this many rows (a non-negative safe integer); all when omitted. */
+  readonly limit?: number;
+}
+
+/** Canonical tables written by upsert instead of append, with their keys. */
+const CANONICAL_KEYS: Partial<Record<TableName, readonly string[]>> = { tokens: ['mint'] };
+
+const stageOf = (table: string): string => `_stage_${table}`;
+
+interface Write {
+  readonly table: SqlTable;
+  readonly ipc: Uint8Array;
+  readonly rows: number;
+  readonly key?: readonly string[];
+}
+
+function limitClause(limit: number | undefined): string {
+  if (limit === undefined) return '';
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
+  return ` LIMIT ${limit}`;
+}
+
+function whereClause(conditions: readonly string[]): string {
+  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+}
+
+/** A DuckDB-WASM store on one connection. Create it with `openStore`. */
+export class Store {
+  readonly #connection: SqlConnection;
+  readonly #queue = new SerialQueue();
+  #closed = false;
+
+  private constructor(connection: SqlConnection) {
+    this.#connection = connection;
+  }
+
+  /** Creates every table (if absent) on the connection and returns the store; it owns the connection. */
+  static async open(connection: SqlConnection): Promise<Store> {
+    const statements = STORE_TABLES.map(createTableSql);
+    const upserted = [...Object.keys(CANONICAL_KEYS), ...Object.keys(RECORD_TABLES)];
+    for (const table of upserted) {
+      statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
+    }
+    await connection.run(statements.join(';\n'));
+    return new Store(connection);
+  }
+
+  /**
+   * Writes one unit (one or several blocks) atomically: canonical rows are appended (tokens are
+   * upserted by mint), record rows are upserted by key, all in one transaction. Every IPC input is
+   * checked against its table before the transaction begins; if anything fails, nothing is written.
+   */
+  async commit(unit: CommitUnit, records: readonly RecordRows[] = []): Promise<CommitResult> {
+    const writes = this.#plan(unit, records);
+    return this.#exclusive(async () => {
+      const rows: Record<string, number> = {};
+      const todo = writes.filter((w) => w.rows > 0);
+      if (todo.length === 0) return { rows };
+      const c = this.#connection;
+      await c.run('BEGIN TRANSACTION');
+      try {
+        for (const write of todo) {
+          if (write.key) await this.#upsert(write.table, write.ipc, write.key);
+          else await c.insertIPC(write.table.name, write.ipc);
+          rows[write.table.name] = (rows[write.table.name] ?? 0) + write.rows;
+        }
+        await c.run('COMMIT');
+      } catch (error) {
+        await c.run('ROLLBACK').catch(() => undefined); // a failed COMMIT has already rolled back
+        throw error;
+      }
+      return { rows };
+    });
+  }
+
+  /** Upserts materialized record rows atomically (a commit without canonical rows). */
+  upsertRecords(records: readonly RecordRows[]): Promise<CommitResult> {
+    return this.commit({}, records);
+  }
+
+  /** Trades newest first (slot, tx_index, fill_index descending), with exact u64 amounts. */
+  async trades(query: TradesQuery = {}): Promise<TradeRow[]> {
+    const where: string[] = [];
+    if (query.base !== undefined) where.push(`base = ${sqlString(query.base)}`);
+    if (query.quote !== undefined) where.push(`quote = ${sqlString(query.quote)}`);
+    if (query.beforeNs !== undefined) where.push(`"timestamp" < ${sqlInteger(query.beforeNs)}`);
+    const sql = `SELECT * FROM trades${whereClause(where)} ORDER BY slot DESC, tx_index DESC, fill_index DESC${limitClause(query.limit)}`;
+    return (await this.rows(sql)) as unknown as TradeRow[];
+  }
+
+  /** Known tokens sorted by mint, or the one token with `mint`. */
+  async tokens(query: { readonly mint?: string } = {}): Promise<TokenRow[]> {
+    const where = query.mint === undefined ? [] : [`mint = ${sqlString(query.mint)}`];
+    return (await this.rows(`SELECT * FROM tokens${whereClause(where)} ORDER BY mint`)) as unknown as TokenRow[];
+  }
+
+  /** Blocks with fromNs <= timestamp < toNs, by slot ascending. */
+  async blocksInRange(fromNs: bigint, toNs: bigint): Promise<BlockRow[]> {
+    const sql = `SELECT * FROM blocks WHERE "timestamp" >= ${sqlInteger(fromNs)} AND "timestamp" < ${sqlInteger(toNs)} ORDER BY slot`;
+    return (await this.rows(sql)) as unknown as BlockRow[];
+  }
+
+  /**
+   * Transactions of the blocks with fromNs <= timestamp < toNs, by (slot, index), as Arrow IPC:
+   * the canonical columns plus the block's `timestamp`. Sized for kernels, not for plain objects.
+   */
+  transactionsInRange(fromNs: bigint, toNs: bigint): Promise<Uint8Array> {
+    const sql =
+      `SELECT t.*, b."timestamp" FROM transactions t JOIN blocks b ON b.slot = t.slot` +
+      ` WHERE b."timestamp" >= ${sqlInteger(fromNs)} AND b."timestamp" < ${sqlInteger(toNs)} ORDER BY t.slot, t."index"`;
+    return this.ipc(sql);
+  }
+
+  /** Any read query as plain rows, queued like every other call (build SQL with the `sql.ts` helpers). */
+  rows(sql: string): Promise<Record<string, unknown>[]> {
+    return this.#exclusive(() => this.#connection.queryRows(sql));
+  }
+
+  /** Any read query as Arrow IPC stream bytes, queued like every other call. */
+  ipc(sql: string): Promise<Uint8Array> {
+    return this.#exclusive(() => this.#connection.queryIPC(sql));
+  }
+
+  /** Closes the store and its connection after the calls already queued; closing again does nothing. */
+  close(): Promise<void> {
+    return this.#queue.run(async () => {
+      if (this.#closed) return;
+      this.#closed = true;
+      await this.#connection.close();
+    });
+  }
+
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.#queue.run(async () => {
+      if (this.#closed) throw new Error('store is closed');
+      return task();
+    });
+  }
+
+  #plan(unit: CommitUnit, records: readonly RecordRows[]): Write[] {
+    const writes: Write[] = [];
+    for (const name of Object.keys(unit)) {
+      if (!(name in CANONICAL_TABLES)) throw new TypeError(`unknown canonical table ${name}`);
+    }
+    for (const table of Object.values(CANONICAL_TABLES)) {
+      const bytes = unit[table.name as TableName];
+      if (bytes === undefined) continue;
+      writes.push({ table, ...conformIPC(bytes, table), key: CANONICAL_KEYS[table.name as TableName] });
+    }
+    for (const record of records) {
+      const table = RECORD_TABLES[record.table];
+      if (table === undefined) throw new TypeError(`unknown record table ${record.table}`);
+      const key = record.key ?? ['id'];
+      if (key.length === 0) throw new TypeError(`${table.name}: empty upsert key`);
+      for (const column of key) {
+        if (!table.columns.some((c) => c.name === column)) throw new TypeError(`${table.name}: key column ${column} does not exist`);
+      }
+      writes.push({ table, ...conformIPC(record.ipc, table), key });
+    }
+    return writes;
+  }
+
+  /** Replaces the rows whose key is in `ipc` (the last row of a key in `ipc` wins); runs inside the commit's transaction. */
+  async #upsert(table: SqlTable, ipc: Uint8Array, key: readonly string[]): Promise<void> {
+    const c = this.#connection;
+    const target = sqlIdent(table.name);
+    const stage = sqlIdent(stageOf(table.name));
+    const keys = key.map(sqlIdent);
+    await c.run(`DELETE FROM ${stage}`);
+    await c.insertIPC(stageOf(table.name), ipc);
+    const match = keys.map((k) => `${target}.${k} IS NOT DISTINCT FROM s.${k}`).join(' AND ');
+    await c.run(
+      `DELETE FROM ${target} USING ${stage} s WHERE ${match};\n` +
+        `INSERT INTO ${target} SELECT * FROM ${stage} QUALIFY row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY rowid DESC) = 1;\n` +
+        `DELETE FROM ${stage}`,
+    );
+  }
+}
+
+/** Opens a store on a connection (see `Store.open`). */
+export function openStore(connection: SqlConnection): Promise<Store> {
+  return Store.open(connection);
+}

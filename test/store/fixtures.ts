@@ -1,0 +1,79 @@
+/** Canonical rows as Arrow IPC (apache-arrow 21, built in the test) and small block generators. */
+import { Bool, Int64, Table, Uint32, Uint64, Uint8, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
+import {
+  TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
+} from '../../src/schema/tables.js';
+
+export const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+export const SOL = 'So11111111111111111111111111111111111111112';
+export const BONK = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
+
+const ARROW: Record<ColumnKind, () => DataType> = {
+  u64: () => new Uint64(),
+  u32: () => new Uint32(),
+  u8: () => new Uint8(),
+  ns: () => new Int64(),
+  utf8: () => new Utf8(),
+  mint: () => new Utf8(),
+  bool: () => new Bool(),
+};
+
+/** Arrow IPC stream of plain rows of a canonical table, typed from `TABLES`. */
+export function canonicalIPC(table: TableName, rows: readonly object[]): Uint8Array {
+  const columns = Object.fromEntries(
+    TABLES[table].columns.map((c) => [
+      c.name,
+      vectorFromArray(rows.map((r) => (r as Record<string, unknown>)[c.name] ?? null), ARROW[c.kind]()),
+    ]),
+  );
+  return tableToIPC(new Table(columns), 'stream');
+}
+
+/** Nanoseconds of a slot in the generated chain: 400 ms slots from 2026-01-01. */
+export const slotNs = (slot: bigint): bigint => 1_767_225_600_000_000_000n + slot * 400_000_000n;
+
+/** One generated block: `txs` transactions and `fills` trades per transaction. */
+export interface GeneratedBlock {
+  blocks: BlockRow[];
+  transactions: TransactionRow[];
+  trades: TradeRow[];
+}
+
+export function generateBlock(slot: bigint, txs: number, fills = 1, pair: [string, string] = [SOL, USDC]): GeneratedBlock {
+  const timestamp = slotNs(slot);
+  const transactions: TransactionRow[] = [];
+  const trades: TradeRow[] = [];
+  for (let index = 0; index < txs; index++) {
+    const signature = `sig-${slot}-${index}`;
+    transactions.push({
+      slot, index, signature, signer: `signer${index}`, program: 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4',
+      is_vote: false, failed: false, compute_unit_price: BigInt(index) * 1000n, compute_unit_limit: 200_000,
+      compute_units_consumed: 150_000n, priority_fee: BigInt(index) * 200n,
+    });
+    for (let fill = 0; fill < fills; fill++) {
+      trades.push({
+        signature, signer: `signer${index}`, slot, tx_index: index, fill_index: fill, timestamp,
+        base: pair[0], quote: pair[1], base_amount: 1_000_000_000n + BigInt(fill), quote_amount: 150_000_000n,
+        base_decimals: 9, quote_decimals: 6, is_buy: fill % 2 === 0,
+      });
+    }
+  }
+  // block_height and block_cu_limit carry the expected row counts so a reader can check completeness in SQL.
+  const blocks: BlockRow[] = [{
+    slot, timestamp, parent_slot: slot - 1n, block_height: BigInt(trades.length), leader: null, block_cu_limit: BigInt(txs),
+  }];
+  return { blocks, transactions, trades };
+}
+
+/** The IPC unit of a generated block. */
+export function unitOf(block: GeneratedBlock): Partial<Record<TableName, Uint8Array>> {
+  return {
+    blocks: canonicalIPC('blocks', block.blocks),
+    transactions: canonicalIPC('transactions', block.transactions),
+    trades: canonicalIPC('trades', block.trades),
+  };
+}
+
+export function token(mint: string, symbol: string, decimals: number, supply: bigint | null = null): TokenRow {
+  return { mint, name: `${symbol} token`, symbol, decimals, supply };
+}

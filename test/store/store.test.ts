@@ -1,0 +1,271 @@
+import { Float64, Int64, Table, Utf8, makeVector, tableFromArrays, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlockFees } from '../../src/schema/records.js';
+import { recordTableName } from '../../src/store/ddl.js';
+import { openDuckDBNode } from '../../src/store/duckdb-node.js';
+import { sqlInteger } from '../../src/store/sql.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { BONK, SOL, USDC, canonicalIPC, generateBlock, slotNs, token, unitOf } from './fixtures.js';
+
+const countsSql = (slot: bigint) =>
+  `SELECT (SELECT count(*) FROM blocks WHERE slot = ${sqlInteger(slot)}) AS blocks,` +
+  ` (SELECT count(*) FROM transactions WHERE slot = ${sqlInteger(slot)}) AS transactions,` +
+  ` (SELECT count(*) FROM trades WHERE slot = ${sqlInteger(slot)}) AS trades`;
+
+/** Blocks whose transactions or trades are not all there, and rows without their block. */
+const INCOMPLETE_SQL = `
+  SELECT
+    (SELECT count(*) FROM blocks b
+      WHERE (SELECT count(*) FROM transactions t WHERE t.slot = b.slot) <> b.block_cu_limit
+         OR (SELECT count(*) FROM trades r WHERE r.slot = b.slot) <> b.block_height) AS partial_blocks,
+    (SELECT count(*) FROM transactions WHERE slot NOT IN (SELECT slot FROM blocks)) AS orphan_transactions,
+    (SELECT count(*) FROM trades WHERE slot NOT IN (SELECT slot FROM blocks)) AS orphan_trades,
+    (SELECT count(*) FROM blocks) AS blocks`;
+
+describe('Store', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(await openDuckDBNode());
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it('commits a unit to every table and reports the rows written', async () => {
+    const result = await store.commit(unitOf(generateBlock(100n, 3, 2)));
+    expect(result.rows).toEqual({ blocks: 1, transactions: 3, trades: 6 });
+    expect(await store.rows(countsSql(100n))).toEqual([{ blocks: 1n, transactions: 3n, trades: 6n }]);
+  });
+
+  it('keeps u64 amounts above 2^53 exact through commit and trades()', async () => {
+    const block = generateBlock(101n, 1, 1, [BONK, USDC]);
+    block.trades[0]!.base_amount = 2n ** 64n - 1n;
+    block.trades[0]!.quote_amount = 2n ** 53n + 1n;
+    await store.commit(unitOf(block));
+    const [trade] = await store.trades({ base: BONK, quote: USDC });
+    expect(trade).toEqual(block.trades[0]);
+  });
+
+  it('a unit whose IPC is malformed is rejected before anything is written', async () => {
+    const unit = unitOf(generateBlock(102n, 2));
+    unit.trades = unit.trades!.subarray(0, unit.trades!.length - 30);
+    await expect(store.commit(unit)).rejects.toThrow(/trades: malformed Arrow IPC/);
+    expect(await store.rows(countsSql(102n))).toEqual([{ blocks: 0n, transactions: 0n, trades: 0n }]);
+  });
+
+  it('a unit that fails inside the transaction leaves no row in any table', async () => {
+    // tx_index -1 passes the Arrow checks (any integer type) but not DuckDB's UINTEGER range:
+    // blocks and transactions are inserted first, then trades fail and everything is rolled back.
+    const block = generateBlock(103n, 2);
+    const trades = tableFromIPC(canonicalIPC('trades', block.trades));
+    const bad = new Table({
+      ...Object.fromEntries(trades.schema.fields.map((f) => [f.name, trades.getChild(f.name)!])),
+      tx_index: makeVector(new BigInt64Array([0n, -1n])),
+    });
+    await expect(store.commit({ ...unitOf(block), trades: tableToIPC(bad, 'stream') })).rejects.toThrow(/tx_index|UINT32|out of range/i);
+    expect(await store.rows(countsSql(103n))).toEqual([{ blocks: 0n, transactions: 0n, trades: 0n }]);
+    // The connection is usable afterwards (no transaction left open).
+    await store.commit(unitOf(generateBlock(103n, 2)));
+    expect(await store.rows(countsSql(103n))).toEqual([{ blocks: 1n, transactions: 2n, trades: 2n }]);
+  });
+
+  it('rejects columns that would land in the wrong place or lose data', async () => {
+    const ok = generateBlock(104n, 1);
+    const blocks = tableFromIPC(canonicalIPC('blocks', ok.blocks));
+    const renamed = tableToIPC(tableFromArrays({ slott: new BigUint64Array([104n]), timestamp: new BigInt64Array([slotNs(104n)]) }), 'stream');
+    await expect(store.commit({ blocks: renamed })).rejects.toThrow(/blocks: unknown column slott/);
+    const missing = tableToIPC(tableFromArrays({ slot: new BigUint64Array([104n]) }), 'stream');
+    await expect(store.commit({ blocks: missing })).rejects.toThrow(/missing required column timestamp/);
+    const floatSlot = tableToIPC(tableFromArrays({ slot: new Float64Array([104.5]), timestamp: new BigInt64Array([1n]) }), 'stream');
+    await expect(store.commit({ blocks: floatSlot })).rejects.toThrow(/slot has Arrow type Float64/);
+    const nullTimestamp = tableToIPC(new Table({ slot: blocks.getChild('slot')!, timestamp: vectorFromArray([null], new Int64()) }), 'stream');
+    await expect(store.commit({ blocks: nullTimestamp })).rejects.toThrow(/null in NOT NULL column timestamp at row 1/);
+    await expect(store.commit({ blocks: new Uint8Array(0) })).rejects.toThrow(/no Arrow IPC schema/);
+    await expect(store.commit({ nope: new Uint8Array(0) } as never)).rejects.toThrow(/unknown canonical table nope/);
+    expect(await store.rows(countsSql(104n))).toEqual([{ blocks: 0n, transactions: 0n, trades: 0n }]);
+  });
+
+  it('accepts columns in any order and fills missing optional columns with nulls', async () => {
+    const reordered = tableToIPC(
+      tableFromArrays({ timestamp: new BigInt64Array([slotNs(105n)]), slot: new BigUint64Array([105n]) }),
+      'stream',
+    );
+    expect((await store.commit({ blocks: reordered })).rows).toEqual({ blocks: 1 });
+    expect(await store.blocksInRange(slotNs(105n), slotNs(106n))).toEqual([
+      { slot: 105n, timestamp: slotNs(105n), parent_slot: null, block_height: null, leader: null, block_cu_limit: null },
+    ]);
+    await store.rows('DELETE FROM blocks WHERE slot = 105');
+  });
+
+  it('commits that hold empty tables write nothing and need no transaction', async () => {
+    const result = await store.commit({ trades: canonicalIPC('trades', []) });
+    expect(result.rows).toEqual({});
+  });
+
+  it('never lets a query see part of a unit, with queries and commits interleaved', async () => {
+    const slots = Array.from({ length: 40 }, (_, i) => 1000n + BigInt(i));
+    let done = false;
+    const violations: unknown[] = [];
+    let reads = 0;
+    const reader = (async () => {
+      while (!done) {
+        const [row] = await store.rows(INCOMPLETE_SQL);
+        reads++;
+        if (row!.partial_blocks !== 0n || row!.orphan_transactions !== 0n || row!.orphan_trades !== 0n) violations.push(row);
+      }
+    })();
+    const writer = (async () => {
+      for (const slot of slots) {
+        const unit = unitOf(generateBlock(slot, 2 + Number(slot % 7n), 1 + Number(slot % 3n)));
+        if (slot % 5n === 0n) {
+          // Every fifth unit fails after its blocks and transactions were inserted.
+          const trades = tableFromIPC(unit.trades!);
+          const bad = new Table({
+            ...Object.fromEntries(trades.schema.fields.map((f) => [f.name, trades.getChild(f.name)!])),
+            base_amount: makeVector(new BigInt64Array(trades.numRows).fill(-1n)),
+          });
+          await expect(store.commit({ ...unit, trades: tableToIPC(bad, 'stream') })).rejects.toThrow();
+        } else {
+          await store.commit(unit);
+        }
+      }
+    })();
+    await writer;
+    done = true;
+    await reader;
+    expect(violations).toEqual([]);
+    expect(reads).toBeGreaterThan(slots.length / 2);
+    const [final] = await store.rows(`SELECT count(*) AS n FROM blocks WHERE slot >= 1000`);
+    expect(final!.n).toBe(BigInt(slots.filter((s) => s % 5n !== 0n).length));
+  });
+
+  it('a query issued while a commit is running waits for the whole unit', async () => {
+    const commit = store.commit(unitOf(generateBlock(2000n, 5, 2)));
+    const counts = store.rows(countsSql(2000n)); // issued before the commit finished
+    expect(await counts).toEqual([{ blocks: 1n, transactions: 5n, trades: 10n }]);
+    await commit;
+  });
+
+  it('the hazard the queue prevents: a statement on the same connection runs inside the open transaction', async () => {
+    const c = await openDuckDBNode();
+    try {
+      await c.run('CREATE TABLE t (a INTEGER)');
+      await c.run('BEGIN TRANSACTION');
+      await c.insertIPC('t', tableToIPC(tableFromArrays({ a: new Int32Array([1]) }), 'stream'));
+      // A "reader" sharing the connection sees the uncommitted row...
+      expect(await c.queryRows('SELECT count(*) AS n FROM t')).toEqual([{ n: 1n }]);
+      await c.run('ROLLBACK');
+      // ...which a rollback then takes away.
+      expect(await c.queryRows('SELECT count(*) AS n FROM t')).toEqual([{ n: 0n }]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('Store queries', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(await openDuckDBNode());
+    // Slots 10..12 trade SOL/USDC, slot 11 also BONK/SOL; inserted out of slot order.
+    for (const slot of [12n, 10n, 11n]) await store.commit(unitOf(generateBlock(slot, 3, 2)));
+    await store.commit({ trades: canonicalIPC('trades', generateBlock(11n, 2, 1, [BONK, SOL]).trades) });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  const keys = (rows: { slot: bigint; tx_index: number; fill_index: number }[]) =>
+    rows.map((r) => `${r.slot}/${r.tx_index}/${r.fill_index}`);
+
+  it('trades() is newest first: slot, tx_index, fill_index descending', async () => {
+    const rows = await store.trades({ base: SOL, quote: USDC });
+    expect(keys(rows)).toEqual([
+      '12/2/1', '12/2/0', '12/1/1', '12/1/0', '12/0/1', '12/0/0',
+      '11/2/1', '11/2/0', '11/1/1', '11/1/0', '11/0/1', '11/0/0',
+      '10/2/1', '10/2/0', '10/1/1', '10/1/0', '10/0/1', '10/0/0',
+    ]);
+    expect(typeof rows[0]!.base_amount).toBe('bigint');
+    expect(typeof rows[0]!.tx_index).toBe('number');
+  });
+
+  it('trades() filters by pair, limit and as-of time', async () => {
+    expect(keys(await store.trades({ base: SOL, quote: USDC, limit: 3 }))).toEqual(['12/2/1', '12/2/0', '12/1/1']);
+    expect(keys(await store.trades({ base: BONK, quote: SOL }))).toEqual(['11/1/0', '11/0/0']);
+    expect(keys(await store.trades({ quote: SOL }))).toEqual(['11/1/0', '11/0/0']);
+    expect(keys(await store.trades({ limit: 4 }))).toEqual(['12/2/1', '12/2/0', '12/1/1', '12/1/0']);
+    // beforeNs is exclusive: trades of slot 11 are at exactly slotNs(11n).
+    expect(keys(await store.trades({ base: SOL, beforeNs: slotNs(11n), limit: 2 }))).toEqual(['10/2/1', '10/2/0']);
+    expect(keys(await store.trades({ beforeNs: slotNs(11n) + 1n, limit: 1 }))).toEqual(['11/2/1']);
+    expect(await store.trades({ base: "x' OR '1'='1" })).toEqual([]);
+    expect(await store.trades({ limit: 0 })).toEqual([]);
+    await expect(store.trades({ limit: 1.5 })).rejects.toThrow(/limit/);
+  });
+
+  it('blocksInRange() is [from, to) by slot', async () => {
+    const blocks = await store.blocksInRange(slotNs(10n), slotNs(12n));
+    expect(blocks.map((b) => b.slot)).toEqual([10n, 11n]);
+    expect(blocks[0]).toEqual({ slot: 10n, timestamp: slotNs(10n), parent_slot: 9n, block_height: 6n, leader: null, block_cu_limit: 3n });
+  });
+
+  it('transactionsInRange() returns IPC with the block timestamp, by slot and index', async () => {
+    const table = tableFromIPC(await store.transactionsInRange(slotNs(11n), slotNs(13n)));
+    expect(table.numRows).toBe(6);
+    expect(Array.from(table.getChild('slot')!.toArray() as BigUint64Array)).toEqual([11n, 11n, 11n, 12n, 12n, 12n]);
+    expect(Array.from(table.getChild('index')!.toArray() as Uint32Array)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(table.getChild('timestamp')!.get(5)).toBe(slotNs(12n));
+  });
+
+  it('tokens() are upserted by mint and sorted by mint', async () => {
+    await store.commit({ tokens: canonicalIPC('tokens', [token(USDC, 'USDC', 6), token(SOL, 'SOL', 9)]) });
+    await store.commit({
+      tokens: canonicalIPC('tokens', [token(BONK, 'BONK', 5, 2n ** 64n - 1n), token(USDC, 'USDC2', 6), token(USDC, 'USDC', 6, 10n)]),
+    });
+    const tokens = await store.tokens();
+    expect(tokens.map((t) => t.mint)).toEqual([BONK, USDC, SOL].sort());
+    expect(tokens.find((t) => t.mint === BONK)!.supply).toBe(2n ** 64n - 1n);
+    expect(await store.tokens({ mint: USDC })).toEqual([token(USDC, 'USDC', 6, 10n)]); // the last row of a key wins
+    expect(await store.tokens({ mint: 'unknown' })).toEqual([]);
+  });
+
+  it('record rows are upserted by key inside the unit', async () => {
+    const table = recordTableName(BlockFees);
+    const rowsFor = (ids: bigint[], slot: bigint, std: (number | null)[]) => {
+      // Only some BlockFees fields: the rest of a record row must be given, so build all of them.
+      const columns: Record<string, unknown> = {};
+      for (const [name, wire] of BlockFees.fields as readonly (readonly [string, string])[]) {
+        if (name === 'id') columns[name] = makeVector(new BigInt64Array(ids));
+        else if (name === 'slot') columns[name] = makeVector(new BigUint64Array(ids.map(() => slot)));
+        else if (name === 'std_dev') columns[name] = vectorFromArray(std, new Float64());
+        else if (wire === 'Float4' || wire === 'Float8') columns[name] = vectorFromArray(ids.map(() => 0.5), new Float64());
+        else columns[name] = makeVector(new BigUint64Array(ids.map(() => 7n)));
+      }
+      return tableToIPC(new Table(columns as never), 'stream');
+    };
+    const first = await store.commit(unitOf(generateBlock(20n, 1)), [{ table, ipc: rowsFor([1n, 2n], 20n, [1.5, null]) }]);
+    expect(first.rows).toEqual({ blocks: 1, transactions: 1, trades: 1, block_fees: 2 });
+    await store.upsertRecords([{ table, ipc: rowsFor([2n, 3n], 21n, [2.5, 3.5]) }]);
+    expect(await store.rows(`SELECT id, slot, std_dev FROM ${table} ORDER BY id`)).toEqual([
+      { id: 1n, slot: 20n, std_dev: 1.5 },
+      { id: 2n, slot: 21n, std_dev: 2.5 },
+      { id: 3n, slot: 21n, std_dev: 3.5 },
+    ]);
+    // A custom key: replace by slot.
+    await store.upsertRecords([{ table, ipc: rowsFor([9n], 21n, [null]), key: ['slot'] }]);
+    expect(await store.rows(`SELECT id, slot, std_dev FROM ${table} ORDER BY id`)).toEqual([
+      { id: 1n, slot: 20n, std_dev: 1.5 },
+      { id: 9n, slot: 21n, std_dev: null },
+    ]);
+    await expect(store.upsertRecords([{ table: 'nope', ipc: rowsFor([1n], 1n, [1]) }])).rejects.toThrow(/unknown record table/);
+    await expect(store.upsertRecords([{ table, ipc: rowsFor([1n], 1n, [1]), key: ['nope'] }])).rejects.toThrow(/key column nope/);
+    const utf8Id = tableToIPC(new Table({ id: vectorFromArray(['x'], new Utf8()) }), 'stream');
+    await expect(store.upsertRecords([{ table, ipc: utf8Id }])).rejects.toThrow(/id has Arrow type/);
+  });
+
+  it('rejects calls after close', async () => {
+    const other = await openStore(await openDuckDBNode());
+    await other.close();
+    await expect(other.trades()).rejects.toThrow(/closed/);
+    await expect(other.close()).resolves.toBeUndefined();
+  });
+});
