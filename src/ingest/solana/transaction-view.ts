@@ -1,0 +1,150 @@
+/**
+ * One shape for a transaction whatever its RPC encoding (`json`, `jsonParsed`, `base64`, `base58`):
+ * signatures, the full account list (static keys, then v0 loaded writable, then loaded read-only, as
+ * balances are indexed) and the top-level instructions with their program id and raw data.
+ */
+import { decodeBase58, encodeBase58 } from './base58.js';
+import { decodeBase64 } from './base64.js';
+import { describe, FieldError, isObject } from './field-error.js';
+import { COMPUTE_BUDGET_PROGRAM, PRECOMPILE_PROGRAMS } from './programs.js';
+import { decodeWireTransaction, WireFormatError } from './wire-format.js';
+
+const RAW_DATA_PROGRAMS: ReadonlySet<string> = new Set([COMPUTE_BUDGET_PROGRAM, ...PRECOMPILE_PROGRAMS]);
+
+/** A top-level instruction. `data` is null only for a `jsonParsed` instruction the RPC parsed. */
+export interface TxInstruction {
+  readonly programId: string;
+  readonly data: Uint8Array | null;
+}
+
+/** A transaction reduced to what the decoders need. */
+export interface TransactionView {
+  readonly signatures: readonly string[];
+  readonly accountKeys: readonly string[];
+  readonly instructions: readonly TxInstruction[];
+}
+
+/** The encodings a getBlock/getTransaction response can carry. */
+export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
+
+/** A view and the encoding it was read from. */
+export interface ViewedTransaction {
+  readonly view: TransactionView;
+  readonly encoding: TransactionEncoding;
+}
+
+/** Base58 text of the 32-byte keys, memoised per decoder because blocks repeat program and mint keys. */
+export class KeyEncoder {
+  private readonly cache = new Map<string, string>();
+
+  encode(bytes: Uint8Array): string {
+    let id = '';
+    for (let i = 0; i < bytes.length; i++) id += String.fromCharCode(bytes[i]);
+    let text = this.cache.get(id);
+    if (text === undefined) {
+      text = encodeBase58(bytes);
+      this.cache.set(id, text);
+    }
+    return text;
+  }
+}
+
+/**
+ * Builds the view of `raw` (the `transaction` field of a getBlock entry). `loaded` is
+ * `meta.loadedAddresses`, needed for binary and `json` v0 messages. `field` prefixes error paths.
+ */
+export function viewTransaction(raw: unknown, loaded: unknown, field: string, keys: KeyEncoder): ViewedTransaction {
+  if (Array.isArray(raw)) return viewBinary(raw, loaded, field, keys);
+  if (isObject(raw)) return viewJson(raw, loaded, field);
+  throw new FieldError(field, `expected an encoded transaction ([data, encoding] or an object), got ${describe(raw)}`);
+}
+
+function viewBinary(raw: unknown[], loaded: unknown, field: string, keys: KeyEncoder): ViewedTransaction {
+  const [text, encoding] = raw;
+  if (encoding !== 'base64' && encoding !== 'base58') {
+    throw new FieldError(`${field}[1]`, `unknown transaction encoding ${describe(encoding)} (expected base64, base58, json or jsonParsed)`);
+  }
+  if (typeof text !== 'string') throw new FieldError(`${field}[0]`, `expected ${encoding} text, got ${describe(text)}`);
+  const bytes = encoding === 'base64' ? decodeBase64(text) : decodeBase58(text);
+  if (bytes === null) throw new FieldError(`${field}[0]`, `not valid ${encoding}`);
+  let wire;
+  try {
+    wire = decodeWireTransaction(bytes);
+  } catch (error) {
+    if (error instanceof WireFormatError) throw new FieldError(`${field}[0]`, `malformed transaction: ${error.message}`);
+    throw error;
+  }
+  const accountKeys = wire.staticAccountKeys.map((k) => keys.encode(k));
+  if (wire.version === 0) accountKeys.push(...loadedAddresses(loaded, wire.addressTableLookups.length > 0, field));
+  const instructions = wire.instructions.map((ix, i) => ({
+    programId: programKey(accountKeys, ix.programIdIndex, `${field}.message.instructions[${i}].programIdIndex`),
+    data: ix.data,
+  }));
+  return { view: { signatures: wire.signatures.map((s) => encodeBase58(s)), accountKeys, instructions }, encoding };
+}
+
+function viewJson(raw: Record<string, unknown>, loaded: unknown, field: string): ViewedTransaction {
+  const signatures = raw.signatures;
+  if (!Array.isArray(signatures) || !signatures.every((s) => typeof s === 'string')) {
+    throw new FieldError(`${field}.signatures`, `expected an array of base58 signatures, got ${describe(signatures)}`);
+  }
+  const message = raw.message;
+  if (!isObject(message)) throw new FieldError(`${field}.message`, `expected an object, got ${describe(message)}`);
+  const rawKeys = message.accountKeys;
+  if (!Array.isArray(rawKeys)) throw new FieldError(`${field}.message.accountKeys`, `expected an array, got ${describe(rawKeys)}`);
+
+  // jsonParsed lists every key as {pubkey, signer, writable, source}, lookup-table ones included.
+  const parsed = rawKeys.length > 0 && isObject(rawKeys[0]);
+  const accountKeys = rawKeys.map((k, i) => {
+    const key = parsed && isObject(k) ? k.pubkey : k;
+    if (typeof key !== 'string') throw new FieldError(`${field}.message.accountKeys[${i}]`, `expected a base58 key, got ${describe(k)}`);
+    return key;
+  });
+  const lookups = message.addressTableLookups;
+  if (!parsed && Array.isArray(lookups)) accountKeys.push(...loadedAddresses(loaded, lookups.length > 0, field));
+
+  const rawInstructions = message.instructions;
+  if (!Array.isArray(rawInstructions)) {
+    throw new FieldError(`${field}.message.instructions`, `expected an array, got ${describe(rawInstructions)}`);
+  }
+  const instructions = rawInstructions.map((ix, i) => jsonInstruction(ix, accountKeys, `${field}.message.instructions[${i}]`));
+  return { view: { signatures, accountKeys, instructions }, encoding: parsed ? 'jsonParsed' : 'json' };
+}
+
+function jsonInstruction(ix: unknown, accountKeys: string[], field: string): TxInstruction {
+  if (!isObject(ix)) throw new FieldError(field, `expected an instruction object, got ${describe(ix)}`);
+  const programId =
+    typeof ix.programId === 'string' ? ix.programId : programKey(accountKeys, ix.programIdIndex, `${field}.programIdIndex`);
+  // The RPC parses no ComputeBudget or precompile instruction; their raw data is always there.
+  if (ix.data === undefined && ix.parsed !== undefined && !RAW_DATA_PROGRAMS.has(programId)) return { programId, data: null };
+  if (typeof ix.data !== 'string') throw new FieldError(`${field}.data`, `expected base58 data, got ${describe(ix.data)}`);
+  const data = decodeBase58(ix.data);
+  if (data === null) throw new FieldError(`${field}.data`, 'not valid base58');
+  return { programId, data };
+}
+
+function programKey(accountKeys: readonly string[], index: unknown, field: string): string {
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= accountKeys.length) {
+    throw new FieldError(field, `program id index ${describe(index)} outside the ${accountKeys.length} account keys`);
+  }
+  return accountKeys[index];
+}
+
+/** v0: the full account list continues with the lookup-table addresses, writable first, as meta reports them. */
+function loadedAddresses(loaded: unknown, required: boolean, field: string): string[] {
+  const metaField = field.replace(/\.transaction$/, '.meta.loadedAddresses');
+  if (loaded === undefined || loaded === null) {
+    if (required) throw new FieldError(metaField, 'a v0 transaction with address table lookups needs meta.loadedAddresses');
+    return [];
+  }
+  if (!isObject(loaded)) throw new FieldError(metaField, `expected {writable, readonly}, got ${describe(loaded)}`);
+  const out: string[] = [];
+  for (const part of ['writable', 'readonly'] as const) {
+    const list = loaded[part] ?? [];
+    if (!Array.isArray(list) || !list.every((k) => typeof k === 'string')) {
+      throw new FieldError(`${metaField}.${part}`, `expected an array of base58 keys, got ${describe(list)}`);
+    }
+    out.push(...(list as string[]));
+  }
+  return out;
+}
