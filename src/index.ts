@@ -1,8 +1,13 @@
-/** chainlens: the platform-independent public surface. */
-export { createEngine, type Engine, type EngineOptions } from './engine.js';
+/** chainlens: the platform-independent public surface (the entries add `createEngine`). */
+export { createEngineOn, type Engine, type EngineOptions, type IngestInput } from './engine.js';
+export type { IngestReport } from './ingest/pipeline.js';
+export type { LoadOptions, LoadProgress } from './ingest/load.js';
+export type { LoadSource } from './ingest/sources.js';
+export type { Rejection } from './ingest/validate.js';
 export { connect, type Client } from './transport/client.js';
 export type { PortLike } from './transport/endpoint.js';
 export { ErrorCode, RpcError, type RpcErrorObject } from './rpc/errors.js';
 export type { ResponseEntry } from './rpc/dispatch.js';
 export { METHODS } from './methods/index.js';
 export * as schema from './schema/records.js';
+export type { BlockRow, TransactionRow, TradeRow, TokenRow, CanonicalRows } from './schema/tables.js';

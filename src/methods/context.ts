@@ -2,9 +2,13 @@
  * What a method handler can read. The engine builds one context and hands it to every handler;
  * families of methods add their state here as their engines land.
  */
+import type { Store } from '../store/store.js';
+
 export interface MethodContext {
   /** Engine options in force (minSamples, block CU limit...). */
   readonly options: Readonly<EngineSettings>;
+  /** The store, once anything has been ingested or loaded; undefined over an empty engine. */
+  readonly store: Store | undefined;
 }
 
 /** Settings the methods read (DESIGN.md 5-7 defaults). */

@@ -102,7 +102,7 @@ export function encodeValue(type: WireType, value: unknown): WireValue {
     case 'Uint4':
     case 'Uint8':
     case 'Int8':
-      return encodeInteger(value as number | bigint);
+      return value === null ? null : encodeInteger(value as number | bigint);
     case 'Float4':
       return encodeFloat32(value as number | null);
     case 'Float8':

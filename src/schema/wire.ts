@@ -1,7 +1,8 @@
 /**
  * Wire types of the seed (section 2) and the in-memory value each one carries.
  *
- * Integers may be `number` (when the producer knows they are safe) or `bigint` (u64 exact);
+ * Integers may be `number` (when the producer knows they are safe) or `bigint` (u64 exact), or
+ * `null` where the value is unknown (a token's supply read from balances);
  * DateTime and Duration are always `bigint` nanoseconds; floats are `number`, or `null`
  * for a value that is undefined (a ratio over zero, an unknown USD price).
  */
@@ -24,7 +25,7 @@ export type ValueOf<W extends WireType> = W extends 'id'
   : W extends 'Utf8'
     ? string
     : W extends 'Uint1' | 'Uint4' | 'Uint8' | 'Int8'
-      ? number | bigint
+      ? number | bigint | null
       : W extends 'Float4' | 'Float8'
         ? number | null
         : W extends 'DateTime' | 'Duration'
@@ -39,7 +40,7 @@ export const WIRE_DOCS: Record<WireType, string> = {
   Utf8: 'JSON string',
   Uint1: 'unsigned integer as a decimal string',
   Uint4: 'unsigned integer as a decimal string',
-  Uint8: 'unsigned 64-bit integer as an exact decimal string',
+  Uint8: 'unsigned 64-bit integer as an exact decimal string (null when unknown)',
   Int8: 'signed 64-bit integer as an exact decimal string',
   Float4: 'shortest decimal string that round-trips to the same float32, or null',
   Float8: 'shortest decimal string that round-trips to the same float64, or null',

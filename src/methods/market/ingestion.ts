@@ -1,13 +1,23 @@
 import { limit } from '../../rpc/params.js';
 import { Ingestion } from '../../schema/records.js';
+import { recordTableName } from '../../store/ddl.js';
+import { rowToRecord } from '../../store/record-ipc.js';
+import { sqlInteger } from '../../store/sql.js';
 import { defineMethod } from '../method.js';
 
-/** Per-block ingestion timings of the last 300 slots, newest first. */
+/** Slots the live answer covers: the pipeline keeps the timings of the last 300 slots. */
+export const INGESTION_HISTORY = 300;
+
+/** Per-block ingestion timings of the last 300 slots (as of `at`), newest first. */
 export default defineMethod({
   name: 'chain::market::ingestion',
   summary: 'Per-block ingestion timings of the last 300 slots, newest first.',
   record: Ingestion,
-  params: { limit: limit(1, 300, 60) },
-  // Answers from the store; over an empty store there is nothing to answer with.
-  handle: () => [],
+  params: { limit: limit(1, INGESTION_HISTORY, 60) },
+  async handle(params, { store }) {
+    if (!store) return [];
+    const asOf = params.at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(params.at)}`;
+    const rows = await store.rows(`SELECT * FROM ${recordTableName(Ingestion)}${asOf} ORDER BY slot DESC LIMIT ${params.limit}`);
+    return rows.map((row) => rowToRecord(Ingestion, row));
+  },
 });

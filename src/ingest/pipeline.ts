@@ -1,0 +1,205 @@
+/**
+ * The one ingest path for dumps and live data. Validated canonical batches come in; each call
+ * commits its blocks in one store transaction (so every block is queryable entirely or not at
+ * all), in slot order, after the checks that need several tables at once. Per slot it records the
+ * timings that `chain::market::ingestion` answers with.
+ */
+import { Table, tableToIPC } from 'apache-arrow';
+import { recordId } from '../schema/ids.js';
+import { Ingestion, type IngestionRecord } from '../schema/records.js';
+import type { TableName } from '../schema/tables.js';
+import { recordTableName } from '../store/ddl.js';
+import { recordsToIPC } from '../store/record-ipc.js';
+import type { CommitUnit, Store } from '../store/store.js';
+import { rowsToTable, tableToRows } from './arrow.js';
+import type { Rejection, ValidatedBatch } from './validate.js';
+
+/** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
+export interface IngestReport {
+  read: number;
+  ingested: number;
+  rejected: number;
+  /** Blocks (slots) committed. */
+  blocks: number;
+  rejections: Rejection[];
+  warnings: string[];
+}
+
+export const emptyReport = (): IngestReport => ({ read: 0, ingested: 0, rejected: 0, blocks: 0, rejections: [], warnings: [] });
+
+/** Adds `part` into `total`. */
+export function mergeReport(total: IngestReport, part: IngestReport): IngestReport {
+  total.read += part.read;
+  total.ingested += part.ingested;
+  total.rejected += part.rejected;
+  total.blocks += part.blocks;
+  total.rejections.push(...part.rejections);
+  total.warnings.push(...part.warnings);
+  return total;
+}
+
+/** Rows of one table in a chunk, with where each row came from (for error messages). */
+interface TablePart {
+  table: Table;
+  sources: string[];
+  rowNumbers: number[];
+}
+
+const TABLE_ORDER: readonly TableName[] = ['tokens', 'blocks', 'transactions', 'trades'];
+const wallClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
+const monotonicNs = (): bigint => BigInt(Math.round(performance.now() * 1e6));
+
+/** Commits chunks of validated batches into the store; remembers the newest committed slot. */
+export class IngestPipeline {
+  #newestSlot: bigint | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly store: Store) {}
+
+  /** The newest slot committed so far. */
+  get newestSlot(): bigint | undefined {
+    return this.#newestSlot;
+  }
+
+  /**
+   * Commits one chunk: every block in it entirely or not at all. Rows that fail a cross-table check
+   * (a slot not newer than the newest committed one, transactions without their block row, a
+   * trade whose time differs from its block's) are rejected and reported; the rest are kept.
+   * Chunks are committed one after another, in call order.
+   */
+  commit(batches: readonly ValidatedBatch[]): Promise<IngestReport> {
+    const run = this.#queue.then(() => this.#commit(batches));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #commit(batches: readonly ValidatedBatch[]): Promise<IngestReport> {
+    const received = monotonicNs();
+    const startedAt = wallClockNs();
+    const report = emptyReport();
+    for (const batch of batches) {
+      report.read += batch.read;
+      report.rejections.push(...batch.rejections);
+    }
+    const parts = gather(batches);
+    const rejectRow = (table: TableName, i: number, field: string, message: string) =>
+      report.rejections.push({ source: parts[table]!.sources[i], row: parts[table]!.rowNumbers[i], field, message });
+
+    const newest = this.#newestSlot;
+    const stale = (slot: bigint) => newest !== undefined && slot <= newest;
+    const staleMessage = (slot: bigint) =>
+      `slot ${slot} is not newer than the newest ingested slot ${newest}: blocks are ingested in slot order, once`;
+
+    // blocks: one row per slot, newer than anything committed
+    const blockTime = new Map<bigint, bigint>();
+    const keep: Partial<Record<TableName, Uint8Array>> = {};
+    if (parts.blocks) {
+      const { slots, times } = columns(parts.blocks.table, 'timestamp');
+      keep.blocks = mask(slots.length, (i) => {
+        if (stale(slots[i])) return rejectRow('blocks', i, 'slot', staleMessage(slots[i])), false;
+        if (blockTime.has(slots[i])) return rejectRow('blocks', i, 'slot', `a second block row for slot ${slots[i]}`), false;
+        blockTime.set(slots[i], times![i]);
+        return true;
+      });
+    }
+    if (parts.transactions) {
+      const { slots } = columns(parts.transactions.table);
+      keep.transactions = mask(slots.length, (i) => {
+        if (stale(slots[i])) return rejectRow('transactions', i, 'slot', staleMessage(slots[i])), false;
+        if (!blockTime.has(slots[i])) {
+          return rejectRow('transactions', i, 'slot', `no block row for slot ${slots[i]} in the same ingest: its block time is unknown`), false;
+        }
+        return true;
+      });
+    }
+    if (parts.trades) {
+      const { slots, times } = columns(parts.trades.table, 'timestamp');
+      keep.trades = mask(slots.length, (i) => {
+        if (stale(slots[i])) return rejectRow('trades', i, 'slot', staleMessage(slots[i])), false;
+        const time = blockTime.get(slots[i]);
+        if (time !== undefined && time !== times![i]) {
+          return rejectRow('trades', i, 'timestamp', `trade time ${times![i]} ns differs from its block's time ${time} ns`), false;
+        }
+        return true;
+      });
+    }
+
+    const unit: CommitUnit = {};
+    const slotRecords = new Map<bigint, { time: bigint; records: number }>();
+    for (const name of TABLE_ORDER) {
+      const part = parts[name];
+      if (!part) continue;
+      const table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
+      if (table.numRows === 0) continue;
+      unit[name] = tableToIPC(table, 'stream');
+      report.ingested += table.numRows;
+      if (name === 'tokens') continue;
+      const { slots, times } = columns(table, name === 'transactions' ? undefined : 'timestamp');
+      for (let i = 0; i < slots.length; i++) {
+        const entry = slotRecords.get(slots[i]);
+        if (entry) entry.records++;
+        else slotRecords.set(slots[i], { time: blockTime.get(slots[i]) ?? times![i], records: 1 });
+      }
+    }
+    report.rejected = report.read - report.ingested;
+    if (report.ingested === 0) return report;
+
+    await this.store.commit(unit);
+    const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (slots.length > 0) this.#newestSlot = slots[slots.length - 1];
+    report.blocks = slots.length;
+
+    const took = monotonicNs() - received;
+    const timings: IngestionRecord[] = slots.map((slot) => ({
+      id: recordId('chain::market::ingestion', slot),
+      slot,
+      timestamp: slotRecords.get(slot)!.time,
+      started_at: startedAt,
+      took,
+      batches: 1,
+      records: slotRecords.get(slot)!.records,
+    }));
+    if (timings.length > 0) {
+      await this.store.upsertRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }]);
+    }
+    return report;
+  }
+}
+
+/** Concatenates the batches of each table, keeping each row's source and row number. */
+function gather(batches: readonly ValidatedBatch[]): Partial<Record<TableName, TablePart>> {
+  const parts: Partial<Record<TableName, TablePart>> = {};
+  for (const batch of batches) {
+    if (batch.rows.numRows === 0) continue;
+    const part = (parts[batch.table] ??= { table: new Table(batch.rows.schema), sources: [], rowNumbers: [] });
+    part.table = part.table.numRows === 0 ? batch.rows : part.table.concat(batch.rows);
+    for (let i = 0; i < batch.rows.numRows; i++) {
+      part.sources.push(batch.source);
+      part.rowNumbers.push(batch.rowNumbers?.[i] ?? Number.NaN);
+    }
+  }
+  return parts;
+}
+
+function columns(table: Table, time?: string): { slots: BigUint64Array; times?: BigInt64Array } {
+  const slots = table.getChild('slot')!.toArray() as BigUint64Array;
+  const times = time ? (table.getChild(time)!.toArray() as BigInt64Array) : undefined;
+  return { slots, times };
+}
+
+/** A keep-mask (1 = keep) or undefined when every row is kept. */
+function mask(length: number, keep: (i: number) => boolean): Uint8Array | undefined {
+  let out: Uint8Array | undefined;
+  for (let i = 0; i < length; i++) {
+    if (keep(i)) continue;
+    out ??= new Uint8Array(length).fill(1);
+    out[i] = 0;
+  }
+  return out;
+}
+
+/** The rows of `table` whose mask byte is 1 (the rare path: only after a cross-table rejection). */
+function select(name: TableName, table: Table, keep: Uint8Array): Table {
+  const rows = tableToRows(name, table).filter((_, i) => keep[i] === 1);
+  return rowsToTable(name, rows as never[]);
+}

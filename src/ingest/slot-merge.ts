@@ -1,0 +1,96 @@
+/**
+ * Aligns the per-table streams of a dump by slot, so that every chunk handed to the pipeline holds
+ * whole blocks (a block's transactions and trades come from different files). Each stream is read
+ * batch by batch; rows are released once every other stream has read past their slot. Memory stays
+ * bounded by about one batch per stream, as long as each file is ordered by slot (the generator
+ * writes them so); rows of a slot that was already released are left to the pipeline to reject.
+ */
+import type { Table } from 'apache-arrow';
+import { rowsToTable, tableToRows } from './arrow.js';
+import type { ValidatedBatch } from './validate.js';
+
+interface StreamState {
+  iterator: AsyncIterator<ValidatedBatch>;
+  pending: ValidatedBatch[];
+  /** Highest slot read so far; every row with a lower slot has been read from this stream. */
+  frontier: bigint;
+  done: boolean;
+}
+
+const INFINITE = 1n << 64n;
+
+/** Yields chunks of batches in which no slot is split across chunks. */
+export async function* mergeBySlot(streams: readonly AsyncIterable<ValidatedBatch>[]): AsyncGenerator<ValidatedBatch[]> {
+  const states: StreamState[] = streams.map((s) => ({ iterator: s[Symbol.asyncIterator](), pending: [], frontier: -1n, done: false }));
+  for (;;) {
+    const open = states.filter((s) => !s.done);
+    if (open.length === 0) break;
+    // pull from the stream that lags the most, so the others never run far ahead
+    const lagging = open.reduce((a, b) => (b.frontier < a.frontier ? b : a));
+    const next = await lagging.iterator.next();
+    if (next.done) lagging.done = true;
+    else {
+      lagging.pending.push(next.value);
+      const maxSlot = slotBounds(next.value.rows)?.max;
+      if (maxSlot === undefined) {
+        if (next.value.table === 'tokens') lagging.frontier = INFINITE - 1n; // tokens have no slot
+      } else if (maxSlot > lagging.frontier) lagging.frontier = maxSlot;
+    }
+    const safe = states.reduce((m, s) => (s.done ? m : s.frontier < m ? s.frontier : m), INFINITE);
+    const chunk = states.flatMap((s) => release(s, safe));
+    if (chunk.length > 0) yield chunk;
+  }
+}
+
+/** Takes from a stream's pending batches every row with slot < safe (all rows once `safe` is infinite). */
+function release(state: StreamState, safe: bigint): ValidatedBatch[] {
+  const out: ValidatedBatch[] = [];
+  const keep: ValidatedBatch[] = [];
+  for (const batch of state.pending) {
+    const bounds = slotBounds(batch.rows);
+    if (safe === INFINITE || bounds === undefined || bounds.max < safe) out.push(batch);
+    else if (bounds.min >= safe) keep.push(batch);
+    else {
+      const [before, after] = splitBatch(batch, safe);
+      out.push(before);
+      keep.push(after);
+    }
+  }
+  state.pending = keep;
+  return out;
+}
+
+function slotBounds(rows: Table): { min: bigint; max: bigint } | undefined {
+  const column = rows.getChild('slot');
+  if (!column || rows.numRows === 0) return undefined;
+  const slots = column.toArray() as BigUint64Array;
+  let min = slots[0];
+  let max = slots[0];
+  for (const s of slots) {
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  return { min, max };
+}
+
+/** Splits a batch into rows with slot < safe and the rest; rejections and read counts go with the first. */
+function splitBatch(batch: ValidatedBatch, safe: bigint): [ValidatedBatch, ValidatedBatch] {
+  const slots = batch.rows.getChild('slot')!.toArray() as BigUint64Array;
+  const numbers = batch.rowNumbers;
+  let sorted = true;
+  for (let i = 1; i < slots.length && sorted; i++) sorted = slots[i - 1] <= slots[i];
+  const pick = (take: (i: number) => boolean): { rows: Table; rowNumbers?: number[] } => {
+    const index: number[] = [];
+    for (let i = 0; i < slots.length; i++) if (take(i)) index.push(i);
+    const rowNumbers = numbers ? index.map((i) => numbers[i]) : undefined;
+    if (sorted) return { rows: batch.rows.slice(index[0] ?? 0, (index.at(-1) ?? -1) + 1), rowNumbers };
+    const all = tableToRows(batch.table, batch.rows);
+    return { rows: rowsToTable(batch.table, index.map((i) => all[i]) as never[]), rowNumbers };
+  };
+  const before = pick((i) => slots[i] < safe);
+  const after = pick((i) => slots[i] >= safe);
+  return [
+    { ...batch, rows: before.rows, rowNumbers: before.rowNumbers, read: batch.read - after.rows.numRows },
+    { table: batch.table, source: batch.source, rows: after.rows, rowNumbers: after.rowNumbers, read: after.rows.numRows, rejections: [] },
+  ];
+}

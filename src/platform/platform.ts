@@ -1,0 +1,10 @@
+/** What differs between Node and browsers, injected into the engine by the entry files. */
+import type { PathExpander } from '../ingest/sources.js';
+import type { SqlConnection } from '../store/sql-connection.js';
+
+export interface Platform {
+  /** Opens DuckDB-WASM (the blocking bundle in Node, the worker bundle in a browser). */
+  openSql(): Promise<SqlConnection>;
+  /** Lists the files of a path (a folder: its files, sorted by name; hidden files skipped). */
+  expandPath: PathExpander;
+}
