@@ -2,7 +2,7 @@
  * Instantiates the AssemblyScript kernels (assembly/) from the embedded module bytes and wraps them
  * in typed functions. Platform-independent: no `node:*` imports.
  */
-import { kernelsWasmBytes } from './wasm.generated.js';
+import { wasmBytes as kernelsWasmBytes } from './kernels.wasm.generated.js';
 
 /** The raw exports of build/kernels.wasm (see assembly/index.ts). */
 export interface KernelExports {
