@@ -16,15 +16,25 @@ export interface Transport {
 
 export const ENGINE_WORKER = fileURLToPath(new URL('../../dist/workers/engine.worker.js', import.meta.url));
 
-export const TRANSPORTS: Record<string, (options?: EngineOptions, setup?: (e: Engine) => Promise<void>) => Promise<Transport>> = {
-  local: async (options, setup) => {
-    const engine = await createEngine(options);
-    await setup?.(engine);
+/** How a transport's engine starts: its options and the dump paths it loads first. */
+export interface TransportSetup {
+  options?: EngineOptions;
+  data?: string[];
+}
+
+async function startEngine({ options, data = [] }: TransportSetup): Promise<Engine> {
+  const engine = await createEngine(options);
+  if (data.length > 0) await engine.load(data);
+  return engine;
+}
+
+export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Transport>> = {
+  local: async (setup = {}) => {
+    const engine = await startEngine(setup);
     return { request: (b) => engine.request(b), call: (m, p) => engine.call(m, p), close: () => engine.close() };
   },
-  'message channel': async (options, setup) => {
-    const engine = await createEngine(options);
-    await setup?.(engine);
+  'message channel': async (setup = {}) => {
+    const engine = await startEngine(setup);
     const { port1, port2 } = new MessageChannel();
     engine.serve(port1);
     const client = connect(port2);
@@ -38,9 +48,9 @@ export const TRANSPORTS: Record<string, (options?: EngineOptions, setup?: (e: En
       },
     };
   },
-  'worker port': async (options) => {
+  'worker port': async (setup = {}) => {
     if (!existsSync(ENGINE_WORKER)) throw new Error(`${ENGINE_WORKER} is missing: run npm run build`);
-    const worker = new Worker(ENGINE_WORKER, { workerData: options ?? {} });
+    const worker = new Worker(ENGINE_WORKER, { workerData: setup });
     const client = connect(worker);
     return {
       request: (b) => client.request(b),

@@ -1,5 +1,5 @@
 import { limit, mint } from '../../rpc/params.js';
-import { decimalAmount } from '../../schema/amounts.js';
+import { decimalAmount, tradePrice } from '../../schema/amounts.js';
 import { recordId } from '../../schema/ids.js';
 import { Trade } from '../../schema/records.js';
 import { defineMethod } from '../method.js';
@@ -29,7 +29,7 @@ export default defineMethod({
         quote_decimals: t.quote_decimals,
         base_volume: baseVolume,
         quote_volume: quoteVolume,
-        price: quoteVolume / baseVolume,
+        price: tradePrice(t.base_amount, t.base_decimals, t.quote_amount, t.quote_decimals),
         is_buy: t.is_buy,
       };
     });
