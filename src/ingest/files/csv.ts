@@ -1,0 +1,166 @@
+/**
+ * CSV reader (RFC 4180): comma-separated fields, double-quoted fields that may hold commas, newlines
+ * and doubled quotes, LF or CRLF line ends, a header row of column names. An unquoted empty field is
+ * null; a quoted empty field ("") is the empty string. Blank lines are skipped. Rows are named by the
+ * line their record starts on (the header is line 1).
+ */
+import type { BatchValidator, ValidatedBatch } from '../validate.js';
+import type { ReaderContext } from './reader.js';
+import { validatorFor } from './reader.js';
+import { decodeUtf8 } from './text.js';
+
+/** One CSV record: its fields, the line it starts on, and why it is malformed, if it is. */
+export interface CsvRecord {
+  fields: (string | null)[];
+  line: number;
+  /** False for a last record without a line end. */
+  terminated: boolean;
+  error?: string;
+}
+
+/** Splits CSV text, fed in pieces, into records. */
+export class CsvSplitter {
+  private buffer = '';
+  private line = 1;
+
+  /** Records completed by this piece of text. */
+  push(text: string): CsvRecord[] {
+    this.buffer += text;
+    return this.drain(false);
+  }
+
+  /** The records left at the end of the input (a last line without a line end). */
+  end(): CsvRecord[] {
+    return this.drain(true);
+  }
+
+  private drain(final: boolean): CsvRecord[] {
+    const records: CsvRecord[] = [];
+    const text = this.buffer;
+    let at = 0;
+    while (at < text.length) {
+      const newline = text.indexOf('\n', at);
+      if (newline < 0 && !final) break;
+      const lineEnd = newline < 0 ? text.length : newline;
+      const content = text.slice(at, lineEnd > at && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd);
+      if (!content.includes('"')) {
+        if (content !== '') {
+          records.push({ fields: content.split(',').map((f) => (f === '' ? null : f)), line: this.line, terminated: newline >= 0 });
+        }
+        this.line++;
+        at = lineEnd + 1;
+        continue;
+      }
+      const parsed = this.quoted(text, at, final);
+      if (!parsed) break; // a quoted field runs past the text so far
+      records.push(parsed.record);
+      this.line += parsed.lines;
+      at = parsed.next;
+    }
+    this.buffer = text.slice(Math.min(at, text.length));
+    return records;
+  }
+
+  /** One record that has quotes, from `at`; undefined when it is not complete yet. */
+  private quoted(text: string, at: number, final: boolean): { record: CsvRecord; next: number; lines: number } | undefined {
+    const fields: (string | null)[] = [];
+    const line = this.line;
+    let i = at;
+    let lines = 1;
+    for (;;) {
+      if (text.charCodeAt(i) === 34) {
+        let value = '';
+        let from = i + 1;
+        for (;;) {
+          const quote = text.indexOf('"', from);
+          if (quote < 0 || (quote === text.length - 1 && !final)) {
+            if (!final) return undefined;
+            const rest = text.slice(i);
+            const newlines = rest.split('\n').length - 1;
+            return {
+              record: { fields, line, terminated: false, error: 'unterminated quoted field at the end of the file (truncated?)' },
+              next: text.length, lines: newlines + 1,
+            };
+          }
+          value += text.slice(from, quote);
+          if (text.charCodeAt(quote + 1) === 34) {
+            value += '"';
+            from = quote + 2;
+            continue;
+          }
+          i = quote + 1;
+          break;
+        }
+        for (let k = value.indexOf('\n'); k >= 0; k = value.indexOf('\n', k + 1)) lines++;
+        fields.push(value);
+      } else {
+        let end = i;
+        while (end < text.length) {
+          const c = text.charCodeAt(end);
+          if (c === 44 || c === 10 || (c === 13 && text.charCodeAt(end + 1) === 10)) break;
+          end++;
+        }
+        if (end === text.length && !final) return undefined;
+        const value = text.slice(i, end);
+        fields.push(value === '' ? null : value);
+        i = end;
+      }
+      const c = text.charCodeAt(i);
+      if (c === 44) {
+        i++;
+        continue;
+      }
+      if (c === 13 && i + 1 === text.length && !final) return undefined;
+      if (i >= text.length) return { record: { fields, line, terminated: false }, next: i, lines };
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) === 10)) {
+        return { record: { fields, line, terminated: true }, next: i + (c === 13 ? 2 : 1), lines };
+      }
+      // text after a closing quote: malformed; skip to the end of this line
+      const newline = text.indexOf('\n', i);
+      if (newline < 0 && !final) return undefined;
+      const next = newline < 0 ? text.length : newline + 1;
+      return { record: { fields, line, terminated: newline >= 0, error: `unexpected text after a closing quote: ${JSON.stringify(text.slice(i, Math.min(i + 20, next)).trim())}` }, next, lines };
+    }
+  }
+}
+
+/** Reads CSV bytes (header first) into validated batches of `context.batchRows` records read. */
+export async function* readCsv(chunks: AsyncIterable<Uint8Array>, context: ReaderContext): AsyncGenerator<ValidatedBatch> {
+  const splitter = new CsvSplitter();
+  let header: string[] | undefined;
+  let validator: BatchValidator | undefined;
+  let positions: number[] = [];
+  let values: unknown[] = [];
+
+  function handle(record: CsvRecord): void {
+    if (!header) {
+      if (record.error) throw new Error(`${context.source}: line ${record.line}: bad header: ${record.error}`);
+      header = record.fields.map((name) => (name ?? '').trim());
+      validator = validatorFor(context, header);
+      positions = validator.columns.map((column) => header!.indexOf(column.name));
+      values = new Array(positions.length);
+      return;
+    }
+    const v = validator!;
+    if (record.error) {
+      v.reject(record.line, '', record.error);
+      return;
+    }
+    if (record.fields.length !== header.length) {
+      const hint = record.terminated ? '' : ' (truncated last line?)';
+      v.reject(record.line, '', `expected ${header.length} fields, found ${record.fields.length}${hint}`);
+      return;
+    }
+    for (let j = 0; j < positions.length; j++) values[j] = positions[j] < 0 ? undefined : record.fields[positions[j]];
+    v.add(record.line, values);
+  }
+
+  for await (const piece of decodeUtf8(chunks)) {
+    for (const record of splitter.push(piece)) {
+      handle(record);
+      if (validator && validator.read >= context.batchRows) yield validator.take();
+    }
+  }
+  for (const record of splitter.end()) handle(record);
+  if (validator && validator.read > 0) yield validator.take();
+}

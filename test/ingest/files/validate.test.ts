@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { isBase58PublicKey } from '../../../src/ingest/base58.js';
+import { rowsToTable } from '../../../src/ingest/arrow.js';
+import { InvalidValue, normalizeValue, validateRows } from '../../../src/ingest/validate.js';
+import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
+import { makeRows, MAX_U64, prng } from './fixtures.js';
+
+const invalid = (kind: Parameters<typeof normalizeValue>[0], value: unknown) => {
+  const result = normalizeValue(kind, value);
+  expect(result, `${kind} ${String(value)}`).toBeInstanceOf(InvalidValue);
+  return (result as InvalidValue).message;
+};
+
+describe('column kinds', () => {
+  it('u64 from bigint, safe-integer number or decimal string, exact up to 2^64 - 1', () => {
+    expect(normalizeValue('u64', 0)).toBe(0n);
+    expect(normalizeValue('u64', Number.MAX_SAFE_INTEGER)).toBe(2n ** 53n - 1n);
+    expect(normalizeValue('u64', MAX_U64)).toBe(MAX_U64);
+    expect(normalizeValue('u64', '18446744073709551615')).toBe(MAX_U64);
+    expect(normalizeValue('u64', '007')).toBe(7n);
+    expect(invalid('u64', '18446744073709551616')).toMatch(/out of range for u64/);
+    expect(invalid('u64', MAX_U64 + 1n)).toMatch(/out of range/);
+    expect(invalid('u64', -1)).toMatch(/negative/);
+    expect(invalid('u64', '-1')).toMatch(/negative/);
+    expect(invalid('u64', 1.5)).toMatch(/not an integer/);
+    expect(invalid('u64', '1.0')).toMatch(/not an integer/);
+    expect(invalid('u64', 2 ** 53)).toMatch(/beyond 2\^53/);
+    expect(invalid('u64', 1e20)).toMatch(/beyond 2\^53/);
+    for (const text of ['abc', '', ' 1', '1e3', '0x10', '+1']) expect(invalid('u64', text)).toMatch(/not (a number|an integer)/);
+    expect(invalid('u64', true)).toMatch(/expected an unsigned integer/);
+  });
+
+  it('u32 and u8 ranges', () => {
+    expect(normalizeValue('u32', 2 ** 32 - 1)).toBe(2 ** 32 - 1);
+    expect(normalizeValue('u32', '4294967295')).toBe(4294967295);
+    expect(normalizeValue('u32', 7n)).toBe(7);
+    expect(invalid('u32', 2 ** 32)).toMatch(/out of range for u32/);
+    expect(normalizeValue('u8', 255)).toBe(255);
+    expect(invalid('u8', 256)).toMatch(/out of range for u8/);
+    expect(invalid('u8', -1)).toMatch(/negative/);
+  });
+
+  it('bool from booleans, "true"/"false" and 1/0', () => {
+    for (const value of [true, 'true', 'TRUE', 1, '1', 1n]) expect(normalizeValue('bool', value)).toBe(true);
+    for (const value of [false, 'false', 'False', 0, '0', 0n]) expect(normalizeValue('bool', value)).toBe(false);
+    for (const value of ['yes', 2, '', 't']) expect(invalid('bool', value)).toMatch(/not a boolean/);
+  });
+
+  it('utf8 takes strings only; mint takes base58 of exactly 32 bytes', () => {
+    expect(normalizeValue('utf8', '')).toBe('');
+    expect(invalid('utf8', 5)).toMatch(/expected a string/);
+    expect(normalizeValue('mint', '11111111111111111111111111111111')).toBe('11111111111111111111111111111111');
+    expect(invalid('mint', encodeBase58(new Uint8Array(31).fill(200)))).toMatch(/not a base58 32-byte public key/);
+    expect(invalid('mint', encodeBase58(new Uint8Array(33).fill(1)))).toMatch(/not a base58 32-byte public key/);
+    expect(invalid('mint', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1vv')).toMatch(/not a base58/);
+    expect(invalid('mint', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10')).toMatch(/not a base58/); // 0 is not base58
+  });
+});
+
+describe('isBase58PublicKey agrees with decodeBase58(text).length === 32', () => {
+  it('on encodings of 31, 32 and 33 random bytes, with leading zeros, and on random strings', () => {
+    const random = prng(42);
+    const byte = () => Math.floor(random() * 256);
+    const texts: string[] = ['', '1', '1'.repeat(32), '1'.repeat(33), 'z'.repeat(44), 'z'.repeat(43), '2'.repeat(44)];
+    for (let i = 0; i < 3000; i++) {
+      const length = 31 + (i % 3);
+      const bytes = Uint8Array.from({ length }, byte);
+      for (let z = 0; z < (i % 5); z++) bytes[z] = 0;
+      if (i % 7 === 0) bytes.fill(255);
+      texts.push(encodeBase58(bytes));
+    }
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0OIl';
+    for (let i = 0; i < 3000; i++) {
+      const length = 30 + Math.floor(random() * 16);
+      texts.push(Array.from({ length }, () => alphabet[Math.floor(random() * (i % 2 ? 58 : alphabet.length))]).join(''));
+    }
+    for (const text of texts) expect(isBase58PublicKey(text), text).toBe(decodeBase58(text)?.length === 32);
+  });
+});
+
+describe('rows', () => {
+  it('validateRows keeps valid rows and reports the rest with their row numbers', () => {
+    const [good] = makeRows('tokens', 1, 1);
+    const batch = validateRows('tokens', [good, { ...good, decimals: 300 }, { ...good, mint: 'x' }], 'live', 10);
+    expect(batch.rows.numRows).toBe(1);
+    expect(batch.read).toBe(3);
+    expect(batch.rejections.map((r) => [r.source, r.row, r.field])).toEqual([['live', 11, 'decimals'], ['live', 12, 'mint']]);
+  });
+
+  it('rowsToTable refuses values that do not fit, naming row and column, instead of wrapping', () => {
+    const [row] = makeRows('trades', 1, 1);
+    expect(() => rowsToTable('trades', [row, { ...row, base_amount: -1n }])).toThrow(/trades row 1: base_amount: -1n is not a u64 value/);
+    expect(() => rowsToTable('trades', [{ ...row, tx_index: 2 ** 32 }])).toThrow(/tx_index/);
+    expect(() => rowsToTable('trades', [{ ...row, signer: null as unknown as string }])).toThrow(/signer: missing value/);
+  });
+});
