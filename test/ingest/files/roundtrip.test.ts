@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { arrowSchema, rowsToTable, tableToRows } from '../../../src/ingest/arrow.js';
 import { createTableFileWriter } from '../../../src/ingest/files/node-sink.js';
 import { memorySink } from '../../../src/ingest/files/sink.js';
@@ -16,6 +16,7 @@ const EXTENSION: Record<FileFormat, string> = { parquet: 'parquet', arrow: 'arro
 
 describe('canonical tables round-trip through every format', () => {
   const dir = tempDir();
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const table of TABLE_NAMES) {
     const rows = makeRows(table, 300, TABLE_NAMES.indexOf(table) + 7);

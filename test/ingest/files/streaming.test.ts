@@ -1,7 +1,7 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readTableFile } from '../../../src/ingest/files/read.js';
 import { encodeBase58 } from '../../../src/schema/base58.js';
 import { prng, SOL, USDC, tempDir } from './fixtures.js';
@@ -31,7 +31,9 @@ async function writeTrades(path: string): Promise<void> {
 
 describe('streaming', () => {
   it(`reads ${ROWS} NDJSON trades from a path in batches of the configured size`, async () => {
-    const path = join(tempDir(), 'trades.ndjson');
+    const dir = tempDir();
+    const path = join(dir, 'trades.ndjson');
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     await writeTrades(path);
     const sizes: number[] = [];
     let rows = 0;
