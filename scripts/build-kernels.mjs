@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 /** name: build/<name>.wasm and src/kernels/<name>.wasm.generated.ts; entry: its AssemblyScript entry file. */
 const MODULES = [
   { name: 'kernels', entry: 'assembly/index.ts' },
+  { name: 'market', entry: 'assembly/market/index.ts' },
 ];
 
 const root = new URL('../', import.meta.url);
