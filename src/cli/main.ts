@@ -25,7 +25,7 @@ Without --data, query and rpc use the demo data.`;
 
 const FORMATS: readonly FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];
 const EXTENSIONS: Record<FileFormat, string> = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv', arrow: 'arrow' };
-const DEMO_MINUTES = 10;
+const DEMO_MINUTES = 5;
 const DEMO_SEED = '1';
 
 /** Runs the command line; resolves with the exit status. */
