@@ -101,7 +101,7 @@ async function generate(args: ParsedArgs): Promise<number> {
 async function demoData(minutes = DEMO_MINUTES, seed = DEMO_SEED): Promise<string> {
   const home = process.env.CHAINLENS_HOME ?? join(homedir(), '.cache', 'chainlens');
   const dir = join(home, `demo-${minutes}m-seed${seed}`);
-  const marker = join(dir, 'COMPLETE');
+  const marker = join(dir, '.complete'); // hidden: loading skips it
   if (await stat(marker).catch(() => undefined)) return dir;
   console.error(`generating the demo market (${minutes} minutes, seed ${seed}) in ${dir} ...`);
   await generateDump(dir, 'parquet', minutes, seed);
