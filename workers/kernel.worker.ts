@@ -28,7 +28,10 @@ if (inBrowser) {
   Comlink.expose(api, globalThis as unknown as Comlink.Endpoint);
 } else {
   // Node: parentPort queues messages until a listener is attached, so the async import loses none.
-  void Promise.all([import('node:worker_threads'), import('../src/kernels/endpoint-node.js')]).then(
+  // The specifier is a variable so that bundlers building the browser worker leave node: alone.
+  const workerThreads = 'node:worker_threads';
+  const threads: Promise<typeof import('node:worker_threads')> = import(/* @vite-ignore */ /* webpackIgnore: true */ workerThreads);
+  void Promise.all([threads, import('../src/kernels/endpoint-node.js')]).then(
     ([{ parentPort }, { nodeEndpoint }]) => {
       if (!parentPort) throw new Error('kernel.worker: not started as a worker thread');
       Comlink.expose(api, nodeEndpoint(parentPort));

@@ -4,14 +4,16 @@ import { createKernelClient, type KernelClient } from './client.js';
 
 /**
  * Spawns a kernel Web Worker from `url` (default: the compiled worker beside this module's tree,
- * dist/workers/kernel.worker.js); resolves once its kernels are instantiated.
+ * dist/workers/kernel.worker.js); resolves once its kernels are instantiated. The default is
+ * written as `new Worker(new URL(..., import.meta.url), { type: 'module' })`, the form bundlers
+ * (Vite, webpack 5, Parcel) recognise and bundle as a worker entry.
  */
-export async function startBrowserKernelWorker(url?: URL): Promise<KernelClient> {
-  const worker = new Worker(url ?? new URL('../../workers/kernel.worker.js', import.meta.url), {
-    type: 'module',
-  });
+export async function startBrowserKernelWorker(url?: string | URL): Promise<KernelClient> {
+  const worker = url === undefined
+    ? new Worker(new URL('../../workers/kernel.worker.js', import.meta.url), { type: 'module' })
+    : new Worker(url, { type: 'module' });
   const client = createKernelClient(worker as Endpoint, () => worker.terminate());
-  const onError = (event: ErrorEvent) => void client.fail(new Error(`kernel worker failed: ${event.message}`));
+  const onError = (event: ErrorEvent) => void client.fail(new Error(`kernel worker failed: ${event.message || 'script error'}`));
   worker.addEventListener('error', onError, { once: true });
   await client.ready();
   return client;

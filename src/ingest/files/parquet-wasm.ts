@@ -40,9 +40,15 @@ async function loadEsm(): Promise<ParquetWasm> {
   return module;
 }
 
+/**
+ * The Node build's specifier, out of bundlers' sight: a literal would make them bundle that CommonJS
+ * build (and its `fs`) into every browser page, where it is never loaded.
+ */
+const NODE_BUILD = 'parquet-wasm/node';
+
 /** parquet-wasm, loaded and initialised (memoised). */
 export function loadParquetWasm(): Promise<ParquetWasm> {
   const build = configured.build ?? (isNode() ? 'node' : 'esm');
-  loading ??= (build === 'node' ? import('parquet-wasm/node') as Promise<ParquetWasm> : loadEsm());
+  loading ??= (build === 'node' ? import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_BUILD) as Promise<ParquetWasm> : loadEsm());
   return loading;
 }

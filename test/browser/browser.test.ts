@@ -1,0 +1,220 @@
+/**
+ * Browser smoke test: the built browser entry (dist/src/index.browser.js) bundled by Vite into a
+ * page (test/browser/page/), served from 127.0.0.1 and driven in Debian's headless Chromium through
+ * playwright-core. In the page: DuckDB-WASM's async worker bundle, NDJSON and Parquet (parquet-wasm's
+ * esm build) loaded from `{ name, bytes }`, `chain::market::trades` and `chain::market::token`, and
+ * the kernel module worker. The page may fetch nothing but the local server.
+ *
+ * Needs /usr/bin/chromium (Debian package `chromium`, installed by .ci/run) and `npm run build`.
+ * Without Chromium the test fails under CI and skips elsewhere.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTableWriter, memorySink, readTableFile } from '../../src/ingest/files/index.js';
+import { createEngine } from '../../src/index.node.js';
+import type { PageFile } from './page/main.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
+const BROWSER_ENTRY = fileURLToPath(new URL('../../dist/src/index.browser.js', import.meta.url));
+const TIMEOUT = 120_000;
+
+const SOL = 'So11111111111111111111111111111111111111112';
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const SIGNER = 'BUbpYVnAqCUD6dZGSMxW48PzcY9UmHHcdo2hV465kbb2';
+
+// Hand-written dump: u64 above 2^53 as raw JSON integers, nanosecond timestamps.
+const BLOCKS_NDJSON = [
+  '{"slot": 254170887, "timestamp": 1710441678123456789}',
+  '{"slot": 254170888, "timestamp": 1710441678523456789}',
+].join('\n') + '\n';
+const TRADES_NDJSON = [
+  `{"signature":"sig-big","signer":"${SIGNER}","slot":254170887,"tx_index":3,"fill_index":0,"timestamp":1710441678123456789,` +
+    `"base":"${SOL}","quote":"${USDC}","base_amount":18446744073709551615,"quote_amount":9007199254740993,` +
+    `"base_decimals":9,"quote_decimals":6,"is_buy":true}`,
+  `{"signature":"sig-tiny","signer":"${SIGNER}","slot":254170888,"tx_index":0,"fill_index":1,"timestamp":1710441678523456789,` +
+    `"base":"${SOL}","quote":"${USDC}","base_amount":1,"quote_amount":1,"base_decimals":9,"quote_decimals":6,"is_buy":false}`,
+].join('\n') + '\n';
+const TOKENS_NDJSON = [
+  `{"mint":"${SOL}","name":"Wrapped SOL","symbol":"SOL","decimals":9,"supply":9007199254740993}`,
+  `{"mint":"${USDC}","name":"USD Coin","symbol":"USDC","decimals":6}`,
+].join('\n') + '\n';
+
+const DUMP: PageFile[] = [
+  { name: 'blocks.ndjson', text: BLOCKS_NDJSON },
+  { name: 'trades.ndjson', text: TRADES_NDJSON },
+  { name: 'tokens.ndjson', text: TOKENS_NDJSON },
+];
+
+/** The trades file as Parquet, written in Node from the same NDJSON rows. */
+async function tradesParquet(): Promise<number[]> {
+  const sink = memorySink();
+  const writer = createTableWriter('parquet', 'trades', sink);
+  const input = { name: 'trades.ndjson', bytes: new TextEncoder().encode(TRADES_NDJSON) };
+  for await (const batch of readTableFile(input)) await writer.write(batch.rows);
+  await writer.close();
+  return Array.from(sink.bytes());
+}
+
+/** What the page computes, computed by the Node engine on the same files. */
+async function nodeAnswer(files: PageFile[]): Promise<unknown> {
+  const engine = await createEngine();
+  try {
+    const report = await engine.load(files.map((f) => ({
+      name: f.name, bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''),
+    })));
+    const { read, ingested, rejected, blocks } = report;
+    return {
+      report: { read, ingested, rejected, blocks },
+      trades: await engine.call('chain::market::trades', { limit: 10 }),
+      token: await engine.call('chain::market::token', {}),
+      response: (await engine.request({ jsonrpc: '2.0', id: 1, method: 'chain::market::trades', params: { limit: 1 } }))[0],
+    };
+  } finally {
+    await engine.close();
+  }
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.map': 'application/json',
+};
+
+/** A static file server for `root` on 127.0.0.1 (an ephemeral port). */
+async function serveStatic(root: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = normalize(join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
+    const file = path.endsWith(sep) ? join(path, 'index.html') : path;
+    if (!file.startsWith(root)) return void res.writeHead(403).end();
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('static server has no port');
+  return { server, origin: `http://127.0.0.1:${address.port}` };
+}
+
+function chromiumMissing(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  const message = `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`;
+  if (process.env.CI) throw new Error(message);
+  console.warn(`browser smoke test skipped: ${message}`);
+  return message;
+}
+
+describe.skipIf(chromiumMissing() !== undefined)('browser (Vite bundle in Debian Chromium)', () => {
+  let outDir: string;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+  const offsite: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(BROWSER_ENTRY)) throw new Error(`${BROWSER_ENTRY} is missing: run npm run build`);
+    outDir = await mkdtemp(join(tmpdir(), 'chainlens-browser-'));
+    await build({
+      configFile: false,
+      root: PAGE_DIR,
+      base: './',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
+      worker: { format: 'es' },
+    });
+    ({ server, origin } = await serveStatic(outDir));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+    page = await browser.newPage();
+    // Offline by construction: anything not from the local server is refused and reported.
+    await page.context().route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
+      offsite.push(url);
+      return route.abort();
+    });
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await page.goto(`${origin}/index.html`);
+    await page.waitForFunction(() => window.__result === 'ready', undefined, { timeout: 30_000 });
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  it('loads NDJSON bytes and answers trades and token with exact strings', async () => {
+    const json = await page.evaluate((files) => window.__chainlens.query(files), DUMP);
+    expect(await page.evaluate(() => window.__result)).toBe(json);
+    const answer = JSON.parse(json) as { report: unknown; trades: Record<string, unknown>[]; token: Record<string, unknown>[] };
+    expect(answer.report).toEqual({ read: 6, ingested: 6, rejected: 0, blocks: 2 });
+    const [tiny, big] = answer.trades;
+    expect(answer.trades).toHaveLength(2);
+    expect(big).toMatchObject({
+      signature: 'sig-big',
+      signer: SIGNER,
+      slot: '254170887',
+      timestamp: '2024-03-14T18:41:18.123456789Z',
+      base: SOL,
+      quote: USDC,
+      base_amount: '18446744073709551615',
+      quote_amount: '9007199254740993',
+      base_decimals: '9',
+      quote_decimals: '6',
+      base_volume: '18446744073.709553', // nearest float to 18446744073.709551615
+      quote_volume: '9007199254.740993',
+      price: '0.48828125000000006', // (2^53+1)/10^6 over (2^64-1)/10^9 = 0.4882812500000000542..., nearest float
+      is_buy: true,
+    });
+    expect(tiny).toMatchObject({
+      signature: 'sig-tiny', slot: '254170888', timestamp: '2024-03-14T18:41:18.523456789Z',
+      base_volume: '0.000000001', quote_volume: '0.000001', price: '1000', is_buy: false,
+    });
+    expect(answer.token).toMatchObject([ // sorted by mint
+      { mint: USDC, name: 'USD Coin', symbol: 'USDC', decimals: '6', supply: null },
+      { mint: SOL, name: 'Wrapped SOL', symbol: 'SOL', decimals: '9', supply: '9007199254740993' },
+    ]);
+    // Every byte of the answer, ids and the JSON-RPC envelope included, is the Node engine's.
+    expect(answer).toEqual(await nodeAnswer(DUMP));
+    expect(pageErrors).toEqual([]);
+    expect(offsite).toEqual([]);
+  }, TIMEOUT);
+
+  it('loads the same trades from Parquet (parquet-wasm esm, its wasm from the bundle)', async () => {
+    const parquet = await tradesParquet();
+    const files: PageFile[] = [DUMP[0]!, { name: 'trades.parquet', bytes: parquet }, DUMP[2]!];
+    const fromParquet = JSON.parse(await page.evaluate((f) => window.__chainlens.query(f), files));
+    const fromNdjson = JSON.parse(await page.evaluate((f) => window.__chainlens.query(f), DUMP));
+    expect(fromParquet).toEqual(fromNdjson);
+    expect(pageErrors).toEqual([]);
+    expect(offsite).toEqual([]);
+  }, TIMEOUT);
+
+  it('runs percentilesU64 in the kernel module worker', async () => {
+    // sorted: 10 20 30 40 50 2^64-1; nearest rank ceil(p*n/100) of n = 6: p0 -> 1st, p25 -> 2nd,
+    // p50 -> 3rd, p90 -> 6th, p100 -> 6th
+    const values = ['50', '10', '40', '18446744073709551615', '20', '30'];
+    const millis = [0, 25_000, 50_000, 90_000, 100_000];
+    const json = await page.evaluate(([v, m]) => window.__chainlens.percentiles(v, m), [values, millis] as const);
+    expect(json).toBe('["10","20","30","18446744073709551615","18446744073709551615"]');
+    expect(pageErrors).toEqual([]);
+    expect(offsite).toEqual([]);
+  }, TIMEOUT);
+});

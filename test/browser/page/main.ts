@@ -1,0 +1,66 @@
+/**
+ * The browser smoke page: the built browser entry (dist/src/index.browser.js), as a package user
+ * bundles it, with DuckDB-WASM's bundle URLs imported through Vite. The Node side
+ * (../browser.test.ts) calls `window.__chainlens.*` and reads the JSON it returns and leaves in
+ * `window.__result`.
+ */
+/// <reference types="vite/client" />
+import duckdbWorkerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
+import duckdbWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
+import { createEngine } from '../../../dist/src/index.browser.js';
+import { startBrowserKernelWorker } from '../../../dist/src/kernels/worker-browser.js';
+
+/** A file handed over by the test: text, or bytes as a plain number array. */
+export interface PageFile {
+  name: string;
+  text?: string;
+  bytes?: number[];
+}
+
+declare global {
+  interface Window {
+    __chainlens: typeof api;
+    __result?: string;
+  }
+}
+
+const show = (text: string): string => {
+  document.getElementById('out')!.textContent = text;
+  window.__result = text;
+  return text;
+};
+
+const api = {
+  /** Loads the files as `{ name, bytes }` into a new engine; the JSON of trades, token and the load report. */
+  async query(files: PageFile[]): Promise<string> {
+    const engine = await createEngine({ duckdb: { workerUrl: duckdbWorkerUrl, wasmUrl: duckdbWasmUrl } });
+    try {
+      const source = files.map((f) => ({
+        name: f.name,
+        bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''),
+      }));
+      const report = await engine.load(source);
+      const trades = await engine.call('chain::market::trades', { limit: 10 });
+      const token = await engine.call('chain::market::token', {});
+      const [response] = await engine.request(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain::market::trades', params: { limit: 1 } }));
+      const { read, ingested, rejected, blocks } = report;
+      return show(JSON.stringify({ report: { read, ingested, rejected, blocks }, trades, token, response }));
+    } finally {
+      await engine.close();
+    }
+  },
+
+  /** Runs percentilesU64 in the kernel module worker; the result as decimal strings. */
+  async percentiles(values: string[], millis: number[]): Promise<string> {
+    const kernels = await startBrowserKernelWorker();
+    try {
+      const out = await kernels.percentilesU64(BigUint64Array.from(values, BigInt), Uint32Array.from(millis));
+      return show(JSON.stringify(Array.from(out, String)));
+    } finally {
+      await kernels.close();
+    }
+  },
+};
+
+window.__chainlens = api;
+show('ready');
