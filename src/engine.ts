@@ -12,6 +12,7 @@ import { validateRows, type ValidatedBatch } from './ingest/validate.js';
 import { DEFAULT_SETTINGS, type EngineSettings, type MethodContext } from './methods/context.js';
 import { METHOD_TABLE } from './methods/index.js';
 import type { Platform } from './platform/platform.js';
+import { PriorityFeeEngine } from './priorityfee/engine.js';
 import { call, dispatchText, type DispatchTarget, type ResponseEntry } from './rpc/dispatch.js';
 import { RpcError, toErrorObject } from './rpc/errors.js';
 import type { TableName } from './schema/tables.js';
@@ -49,8 +50,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...options };
   let store: Store | undefined;
   let opening: Promise<IngestPipeline> | undefined;
+  const priorityFees = new PriorityFeeEngine();
   const context: MethodContext = {
     options: settings,
+    priorityFees,
     get store() {
       return store;
     },
@@ -66,7 +69,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const pipeline = () =>
     (opening ??= (async () => {
       store = await openStore(await platform.openSql());
-      return new IngestPipeline(store);
+      return new IngestPipeline(store, [...priorityFees.observers]);
     })());
 
   return {

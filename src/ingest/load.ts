@@ -4,7 +4,7 @@
  * label the tokens of raw blocks), then raw blocks one file at a time in slot order, then the
  * canonical files, their per-table streams aligned by slot so that every chunk holds whole blocks.
  */
-import type { TableName } from '../schema/tables.js';
+import { TABLES, type TableName } from '../schema/tables.js';
 import { openSource, readTableFile, type TableFileInput } from './files/read.js';
 import { decodeGetBlockFile, readTokenList, tokenNames, type TokenName } from './solana/index.js';
 import { emptyReport, mergeReport, type IngestPipeline, type IngestReport } from './pipeline.js';
@@ -29,6 +29,7 @@ export interface LoadOptions {
 }
 
 type InputKind = 'table' | 'getBlock' | 'tokenList';
+const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 
 const RAW_SLOT = /(?:^|[^\d])(\d{6,})(?:\.|[^\d]|$)/;
 
@@ -55,9 +56,10 @@ async function readText(input: TableFileInput): Promise<string> {
 
 /** Rows of a decoder as validated batches, one per table (the rows are validated like any input). */
 function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: string): ValidatedBatch[] {
-  return (Object.entries(rows) as [TableName, readonly object[]][])
-    .filter(([, list]) => list.length > 0)
-    .map(([table, list]) => validateRows(table, list as Record<string, unknown>[], source));
+  return TABLE_NAMES.flatMap((table) => {
+    const list = rows[table];
+    return list && list.length > 0 ? [validateRows(table, list as Record<string, unknown>[], source)] : [];
+  });
 }
 
 /** Loads every input through the pipeline; returns the reconciled report. */

@@ -10,8 +10,9 @@ import { Ingestion, type IngestionRecord } from '../schema/records.js';
 import type { TableName } from '../schema/tables.js';
 import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC } from '../store/record-ipc.js';
-import type { CommitUnit, Store } from '../store/store.js';
+import type { CommitUnit, RecordRows, Store } from '../store/store.js';
 import { rowsToTable, tableToRows } from './arrow.js';
+import { withPriorityFees } from './block-columns.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
@@ -38,6 +39,27 @@ export function mergeReport(total: IngestReport, part: IngestReport): IngestRepo
   return total;
 }
 
+/** A chunk as the method engines see it, after the checks: whole blocks, in slot order. */
+export interface ChunkView {
+  /** The chunk's blocks (slots with a block row), ascending by slot. */
+  blocks: readonly { slot: bigint; timestamp: bigint }[];
+  /** The blocks' transactions, priority fees derived where the input left them out. */
+  transactions?: Table;
+  trades?: Table;
+}
+
+/** What a method engine makes of a chunk: record rows to commit with it, and state to publish after. */
+export interface ChunkEffect {
+  records: RecordRows[];
+  /** Called once the chunk is committed: makes the engine's new live state visible. */
+  apply(): void;
+}
+
+/** A method engine fed by the pipeline, block by block in slot order. */
+export interface ChunkObserver {
+  prepare(chunk: ChunkView): ChunkEffect | Promise<ChunkEffect>;
+}
+
 /** Rows of one table in a chunk, with where each row came from (for error messages). */
 interface TablePart {
   table: Table;
@@ -54,7 +76,10 @@ export class IngestPipeline {
   #newestSlot: bigint | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly observers: readonly ChunkObserver[] = [],
+  ) {}
 
   /** The newest slot committed so far. */
   get newestSlot(): bigint | undefined {
@@ -125,12 +150,17 @@ export class IngestPipeline {
     }
 
     const unit: CommitUnit = {};
+    const view: ChunkView = {
+      blocks: [...blockTime].map(([slot, timestamp]) => ({ slot, timestamp })).sort((a, b) => (a.slot < b.slot ? -1 : 1)),
+    };
     const slotRecords = new Map<bigint, { time: bigint; records: number }>();
     for (const name of TABLE_ORDER) {
       const part = parts[name];
       if (!part) continue;
-      const table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
+      let table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
       if (table.numRows === 0) continue;
+      if (name === 'transactions') table = view.transactions = withPriorityFees(table);
+      if (name === 'trades') view.trades = table;
       unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;
       if (name === 'tokens') continue;
@@ -144,7 +174,10 @@ export class IngestPipeline {
     report.rejected = report.read - report.ingested;
     if (report.ingested === 0) return report;
 
-    await this.store.commit(unit);
+    const effects = [];
+    for (const observer of this.observers) effects.push(await observer.prepare(view));
+    await this.store.commit(unit, effects.flatMap((e) => e.records));
+    for (const effect of effects) effect.apply();
     const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (slots.length > 0) this.#newestSlot = slots[slots.length - 1];
     report.blocks = slots.length;

@@ -2,6 +2,7 @@
  * What a method handler can read. The engine builds one context and hands it to every handler;
  * families of methods add their state here as their engines land.
  */
+import type { PriorityFeeEngine } from '../priorityfee/engine.js';
 import type { Store } from '../store/store.js';
 
 export interface MethodContext {
@@ -9,6 +10,8 @@ export interface MethodContext {
   readonly options: Readonly<EngineSettings>;
   /** The store, once anything has been ingested or loaded; undefined over an empty engine. */
   readonly store: Store | undefined;
+  /** State of the chain::priorityfee::* family, fed by the ingest pipeline. */
+  readonly priorityFees: PriorityFeeEngine;
 }
 
 /** Settings the methods read (DESIGN.md 5-7 defaults). */

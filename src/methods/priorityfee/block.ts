@@ -8,6 +8,5 @@ export default defineMethod({
   summary: 'Per-block priority-fee statistics, newest first; defaults to the latest block.',
   record: BlockFees,
   params: { limit: limit(1, 1000, 1) },
-  // Answers from the store; over an empty store there is nothing to answer with.
-  handle: () => [],
+  handle: (params, { store, priorityFees }) => priorityFees.blockFees.blocks(store, params.limit, params.at),
 });

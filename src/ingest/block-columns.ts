@@ -1,0 +1,89 @@
+/**
+ * A chunk's transactions as per-block typed columns, the shape the fee kernels read: rows ordered
+ * by (slot, index), blocks back to back with offsets. Also derives `priority_fee` where the input
+ * left it out (DESIGN.md 3: ceil(price x limit / 1e6), exact).
+ */
+import type { Table } from 'apache-arrow';
+import { rowsToTable, tableToRows } from './arrow.js';
+
+/** Per-block transaction columns of a chunk; block b is rows [offsets[b], offsets[b + 1]). */
+export interface ChunkTransactions {
+  slots: bigint[];
+  offsets: Uint32Array;
+  isVote: Uint8Array;
+  failed: Uint8Array;
+  computeUnitPrice: BigUint64Array;
+  priorityFee: BigUint64Array;
+  computeUnitLimit: Uint32Array;
+  computeUnitsConsumed: BigUint64Array;
+  index: Uint32Array;
+  /** Row of each entry in the input table (for the string columns, read only when needed). */
+  row: Uint32Array;
+}
+
+const MICRO = 1_000_000n;
+
+/** ceil(price x limit / 1,000,000) in exact integer arithmetic. */
+export const priorityFeeOf = (price: bigint, limit: bigint): bigint => (price * limit + MICRO - 1n) / MICRO;
+
+/**
+ * The transactions table with every null `priority_fee` derived (the same table when none is null).
+ * Inputs that omit the column take the plain-row path: rare, and simple beats fast here.
+ */
+export function withPriorityFees(table: Table): Table {
+  const fees = table.getChild('priority_fee');
+  if (!fees || fees.nullCount === 0) return table;
+  const rows = tableToRows('transactions', table);
+  for (const row of rows) row.priority_fee ??= priorityFeeOf(row.compute_unit_price, BigInt(row.compute_unit_limit));
+  return rowsToTable('transactions', rows);
+}
+
+/** Splits a chunk's transactions (priority fees present) into per-block columns ordered by (slot, index). */
+export function chunkTransactions(table: Table): ChunkTransactions {
+  const n = table.numRows;
+  const slot = table.getChild('slot')!.toArray() as BigUint64Array;
+  const index = table.getChild('index')!.toArray() as Uint32Array;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = slot[i - 1] < slot[i] || (slot[i - 1] === slot[i] && index[i - 1] <= index[i]);
+  if (!sorted) order.sort((a, b) => (slot[a] < slot[b] ? -1 : slot[a] > slot[b] ? 1 : index[a] - index[b]));
+
+  const pick64 = (name: string) => gather64(table.getChild(name)!.toArray() as BigUint64Array, order);
+  const bools = (name: string) => {
+    const vector = table.getChild(name)!;
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = vector.get(order[i]) ? 1 : 0;
+    return out;
+  };
+  const limits = table.getChild('compute_unit_limit')!.toArray() as Uint32Array;
+  const out: ChunkTransactions = {
+    slots: [],
+    offsets: new Uint32Array(0),
+    isVote: bools('is_vote'),
+    failed: bools('failed'),
+    computeUnitPrice: pick64('compute_unit_price'),
+    priorityFee: pick64('priority_fee'),
+    computeUnitLimit: order.map((r) => limits[r]),
+    computeUnitsConsumed: pick64('compute_units_consumed'),
+    index: order.map((r) => index[r]),
+    row: order,
+  };
+  const offsets: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = slot[order[i]];
+    if (i === 0 || s !== out.slots[out.slots.length - 1]) {
+      out.slots.push(s);
+      offsets.push(i);
+    }
+  }
+  offsets.push(n);
+  out.offsets = Uint32Array.from(offsets);
+  return out;
+}
+
+function gather64(values: BigUint64Array, order: Uint32Array): BigUint64Array {
+  const out = new BigUint64Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = values[order[i]];
+  return out;
+}
