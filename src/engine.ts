@@ -50,7 +50,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...options };
   let store: Store | undefined;
   let opening: Promise<IngestPipeline> | undefined;
-  const priorityFees = new PriorityFeeEngine();
+  const priorityFees = new PriorityFeeEngine(settings);
   const context: MethodContext = {
     options: settings,
     priorityFees,

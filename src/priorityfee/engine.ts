@@ -1,12 +1,19 @@
 /** The priority-fee family: the state behind every chain::priorityfee::* method. */
 import type { ChunkObserver } from '../ingest/pipeline.js';
+import type { EngineSettings } from '../methods/context.js';
 import { BlockFeesEngine } from './block-fees.js';
+import { FeeWindowsEngine } from './fee-windows.js';
 
 export class PriorityFeeEngine {
   readonly blockFees = new BlockFeesEngine();
+  readonly feeWindows: FeeWindowsEngine;
+
+  constructor(settings: Readonly<EngineSettings>) {
+    this.feeWindows = new FeeWindowsEngine(() => settings.minSamples);
+  }
 
   /** The pipeline observers of this family. */
   get observers(): ChunkObserver[] {
-    return [this.blockFees];
+    return [this.blockFees, this.feeWindows];
   }
 }

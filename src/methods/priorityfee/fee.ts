@@ -9,6 +9,5 @@ export default defineMethod({
   summary: 'Tumbling-window priority-fee percentiles, newest first; the newest window may be in progress.',
   record: WindowFees,
   params: { window: window(FEE_WINDOWS, '1m'), limit: limit(1, 1000, 1) },
-  // Answers from the store; over an empty store there is nothing to answer with.
-  handle: () => [],
+  handle: (params, { store, priorityFees }) => priorityFees.feeWindows.windows(store, params.window!, params.limit, params.at),
 });

@@ -1,0 +1,155 @@
+/**
+ * chain::priorityfee::fee: tumbling windows aligned to multiples of their length since the epoch
+ * (DESIGN.md 5), percentiles exact over every sample of the window (never merged from per-block
+ * percentiles).
+ *
+ * The fee windows nest (1m, 5m and 15m all divide 1h), so one sample buffer holds the current
+ * hour and every smaller current window is a suffix of it. A window is computed once, when the
+ * next one begins, and committed to the store (window_fees); the window in progress is computed
+ * on demand from memory, exact at every moment. An as-of query inside an older window recomputes
+ * that window's part up to the as-of block from the stored transactions, with the same code.
+ */
+import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
+import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
+import { sampleStats, type FeeSamples } from '../kernels/fees.js';
+import { recordId } from '../schema/ids.js';
+import { WindowFees, type WindowFeesRecord } from '../schema/records.js';
+import { FEE_WINDOWS, windowNanos } from '../schema/time.js';
+import { recordTableName } from '../store/ddl.js';
+import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
+import { sqlInteger } from '../store/sql.js';
+import type { Store } from '../store/store.js';
+import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
+import { newestFeeBlock, transactionsSince, type BlockRef } from './store-queries.js';
+
+const TABLE = recordTableName(WindowFees);
+const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
+for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
+
+/** Start of the window of length `w` holding time t: floor(t / w) * w, for negative t too. */
+export const windowStart = (t: bigint, w: bigint): bigint => {
+  const r = t % w;
+  return r < 0n ? t - r - w : t - r;
+};
+
+interface OpenWindow {
+  start: bigint;
+  /** First sample of this window in the shared buffer. */
+  offset: number;
+  counters: FeeCounters;
+  lastSlot: bigint;
+  lastTimestamp: bigint;
+}
+
+/** Builds the record of one window from its samples and counters. */
+export function windowFeesRecord(
+  window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, samples: FeeSamples, minSamples: number,
+): WindowFeesRecord {
+  const w = windowNanos(window);
+  const stats = sampleStats(samples) as Record<string, unknown>;
+  const values: Record<string, unknown> = {
+    ...stats,
+    id: recordId('chain::priorityfee::fee', window, start),
+    window_start: start,
+    window_end: start + w,
+    timestamp: lastTimestamp,
+    window_duration: w,
+    tx_count: counters.txCount,
+    no_priority_tx_count: counters.noPriorityTxCount,
+    total_tx_count: counters.totalTxCount,
+    total_priority_fees: counters.totalPriorityFees,
+    data_points: counters.txCount,
+    is_valid: counters.txCount >= minSamples,
+  };
+  return Object.fromEntries(WindowFees.fields.map(([name]) => [name, values[name]])) as WindowFeesRecord;
+}
+
+export class FeeWindowsEngine implements ChunkObserver {
+  readonly #buffer = new SampleBuffer();
+  readonly #open = new Map<string, OpenWindow>();
+  #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
+  #newestSlot: bigint | undefined;
+
+  constructor(private readonly minSamples: () => number) {}
+
+  prepare(chunk: ChunkView): ChunkEffect {
+    if (!chunk.transactions) return { records: [], apply() {} };
+    const columns = chunkTransactions(chunk.transactions);
+    const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
+    const closed: WindowFeesRecord[] = [];
+    for (let b = 0; b < columns.slots.length; b++) {
+      const slot = columns.slots[b];
+      closed.push(...this.#addBlock(columns, b, slot, times.get(slot)!));
+    }
+    return {
+      records: closed.length ? [{ table: TABLE, ipc: recordsToIPC(WindowFees, closed) }] : [],
+      apply: () => {
+        this.#newestSlot = columns.slots.at(-1);
+      },
+    };
+  }
+
+  #addBlock(columns: ChunkTransactions, b: number, slot: bigint, time: bigint): WindowFeesRecord[] {
+    const closed: WindowFeesRecord[] = [];
+    for (const [window, open] of this.#open) {
+      if (windowStart(time, windowNanos(window)) !== open.start) {
+        closed.push(this.#record(window, open));
+        this.#open.delete(window);
+      }
+    }
+    if (this.#open.size === 0) this.#buffer.clear(); // the longest window rolled over too
+    for (const window of FEE_WINDOWS) {
+      if (!this.#open.has(window)) {
+        this.#open.set(window, {
+          start: windowStart(time, windowNanos(window)), offset: this.#buffer.length, counters: zeroCounters(), lastSlot: slot, lastTimestamp: time,
+        });
+      }
+    }
+    const counters = this.#buffer.addBlocks(columns, b, b + 1);
+    for (const open of this.#open.values()) {
+      addCounters(open.counters, counters);
+      open.lastSlot = slot;
+      open.lastTimestamp = time;
+    }
+    return closed;
+  }
+
+  #record(window: string, open: OpenWindow): WindowFeesRecord {
+    return windowFeesRecord(window, open.start, open.counters, open.lastTimestamp, this.#buffer.view(open.offset), this.minSamples());
+  }
+
+  /** The window in progress, computed at most once per block. */
+  #inProgress(window: string): WindowFeesRecord | undefined {
+    const open = this.#open.get(window);
+    if (!open) return undefined;
+    const cached = this.#cache.get(window);
+    if (cached?.slot === open.lastSlot) return cached.record;
+    const record = this.#record(window, open);
+    this.#cache.set(window, { slot: open.lastSlot, record });
+    return record;
+  }
+
+  /** The newest `limit` windows as of `at` (live when omitted), newest first. */
+  async windows(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<WindowFeesRecord[]> {
+    if (!store || this.#newestSlot === undefined) return [];
+    const newest = at === undefined ? undefined : await newestFeeBlock(store, at);
+    if (at !== undefined && !newest) return [];
+    const live = newest === undefined || newest.slot === this.#newestSlot;
+    const current = live ? this.#inProgress(window) : await this.#partial(store, window, newest!);
+    if (!current) return [];
+    const rows = limit <= 1 ? [] : await store.rows(
+      `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}` +
+        ` AND window_start < ${sqlInteger(current.window_start)} ORDER BY window_start DESC LIMIT ${limit - 1}`,
+    );
+    return [current, ...rows.map((row) => rowToRecord(WindowFees, row))];
+  }
+
+  /** The window holding `block`, over its blocks up to and including `block`, from the stored transactions. */
+  async #partial(store: Store, window: string, block: BlockRef): Promise<WindowFeesRecord> {
+    const start = windowStart(block.timestamp, windowNanos(window));
+    const columns = chunkTransactions(await transactionsSince(store, start, block));
+    const buffer = new SampleBuffer();
+    const counters = buffer.addBlocks(columns, 0, columns.slots.length);
+    return windowFeesRecord(window, start, counters, block.timestamp, buffer.view(), this.minSamples());
+  }
+}

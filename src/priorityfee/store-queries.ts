@@ -1,0 +1,40 @@
+/** Store reads shared by the priority-fee methods: the as-of block and a window's transactions. */
+import { tableFromIPC, type Table } from 'apache-arrow';
+import { BlockFees } from '../schema/records.js';
+import { recordTableName } from '../store/ddl.js';
+import { sqlInteger } from '../store/sql.js';
+import type { Store } from '../store/store.js';
+
+export interface BlockRef {
+  slot: bigint;
+  timestamp: bigint;
+}
+
+/**
+ * The newest block with transactions and timestamp < at (the newest of all when at is omitted):
+ * the block after which the live engine would have given the as-of answer.
+ */
+export async function newestFeeBlock(store: Store, at?: bigint): Promise<BlockRef | undefined> {
+  const asOf = at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(at)}`;
+  const [row] = await store.rows(`SELECT slot, "timestamp" FROM ${recordTableName(BlockFees)}${asOf} ORDER BY slot DESC LIMIT 1`);
+  return row ? { slot: row.slot as bigint, timestamp: row.timestamp as bigint } : undefined;
+}
+
+/** First slot of the blocks with timestamp >= from, up to `last`. */
+async function firstSlotFrom(store: Store, from: bigint, last: bigint): Promise<bigint> {
+  const [row] = await store.rows(
+    `SELECT min(slot) AS first FROM blocks WHERE "timestamp" >= ${sqlInteger(from)} AND slot <= ${sqlInteger(last)}`,
+  );
+  return (row?.first as bigint | null) ?? last;
+}
+
+/** SQL condition selecting the transactions of blocks with timestamp >= from, up to block `last` (by slot: zone maps). */
+export async function windowSlots(store: Store, from: bigint, last: BlockRef, column = 'slot'): Promise<string> {
+  return `${column} BETWEEN ${sqlInteger(await firstSlotFrom(store, from, last.slot))} AND ${sqlInteger(last.slot)}`;
+}
+
+/** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index). */
+export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<Table> {
+  const ipc = await store.ipc(`SELECT * FROM transactions WHERE ${await windowSlots(store, from, last)} ORDER BY slot, "index"`);
+  return tableFromIPC(ipc);
+}
