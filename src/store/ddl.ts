@@ -68,8 +68,9 @@ export const CANONICAL_TABLES: Record<TableName, SqlTable> = Object.fromEntries(
 ) as unknown as Record<TableName, SqlTable>;
 
 /**
- * Materialized record tables, keyed by table name. Float fields are nullable (a ratio over zero,
- * an unknown USD price is JSON null on the wire); every other field is NOT NULL.
+ * Materialized record tables, keyed by table name. Numeric fields are nullable (a statistic of an
+ * empty sample set, a ratio over zero, an unknown USD price or supply is JSON null on the wire);
+ * ids, times, durations, strings and booleans are NOT NULL.
  */
 export const RECORD_TABLES: Readonly<Record<string, SqlTable>> = Object.fromEntries(
   RECORDS.map((r) => {
@@ -77,7 +78,7 @@ export const RECORD_TABLES: Readonly<Record<string, SqlTable>> = Object.fromEntr
     const columns = r.fields.map(([field, wire]) => ({
       name: field,
       type: WIRE_SQL[wire],
-      nullable: wire === 'Float4' || wire === 'Float8',
+      nullable: wire !== 'id' && wire !== 'DateTime' && wire !== 'Duration' && wire !== 'Boolean' && wire !== 'Utf8',
     }));
     return [name, { name, columns }];
   }),

@@ -57,7 +57,7 @@ describe('store DDL', () => {
 
   it('creates one table per record with the fields and wire types of RECORDS', () => {
     for (const record of RECORDS) {
-      const expected = record.fields.map(([name, wire]) => [name, WIRE_TYPE[wire], wire === 'Float4' || wire === 'Float8']);
+      const expected = record.fields.map(([name, wire]) => [name, WIRE_TYPE[wire], /^(Uint|Int|Float)/.test(wire)]);
       expect(columnsOf(recordTableName(record))).toEqual(expected);
     }
   });
