@@ -99,9 +99,17 @@ export function maxPercentiles(): u32 {
  * not overlap the scratch area (the input area from `inputPtr()` never does).
  */
 export function percentilesU64(values: usize, n: u32, millis: usize, k: u32, out: usize): Status {
+  if (n > reserved) return Status.CAPACITY;
+  return selectPercentilesU64(values, scratchBase, n, millis, k, out);
+}
+
+/**
+ * `percentilesU64` over caller-managed memory, for other kernel modules: `scratch` holds room for
+ * `n` u64 values and overlaps neither `values` nor `out`. The values are reordered in place.
+ */
+export function selectPercentilesU64(values: usize, scratch: usize, n: u32, millis: usize, k: u32, out: usize): Status {
   if (n == 0) return Status.EMPTY;
   if (k > MAX_PERCENTILES) return Status.TOO_MANY_PERCENTILES;
-  if (n > reserved) return Status.CAPACITY;
   for (let i: u32 = 0; i < k; i++) {
     const p = load<u32>(millis + (<usize>i << 2));
     if (p > 100000) return Status.BAD_PERCENTILE;
@@ -110,7 +118,7 @@ export function percentilesU64(values: usize, n: u32, millis: usize, k: u32, out
   }
   if (k == 0) return Status.OK;
   outBase = out;
-  select(values, scratchBase, 0, n, 0, 0, k, 0);
+  select(values, scratch, 0, n, 0, 0, k, 0);
   return Status.OK;
 }
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const MODULES = [
   { name: 'kernels', entry: 'assembly/index.ts' },
   { name: 'market', entry: 'assembly/market/index.ts' },
+  { name: 'fees', entry: 'assembly/fees/index.ts' },
 ];
 
 const root = new URL('../', import.meta.url);
