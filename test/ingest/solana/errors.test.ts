@@ -1,11 +1,12 @@
 // Damaged copies of block 254170887 (helius-labs/photon, tests/data/blocks/index_block_metadata/254170887,
-// Apache-2.0; see /work/shared/data/real/PROVENANCE.md) and small synthetic blocks.
+// Apache-2.0; see shared/data/real/PROVENANCE.md) and small synthetic blocks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../../src/ingest/solana/base58.js';
 import { decodeGetBlockFile } from '../../../src/ingest/solana/get-block.js';
+import { REAL_DATA } from '../../helpers/real-data.js';
 
-const BLOCKS = '/work/shared/data/real/blocks/';
+const BLOCKS = `${REAL_DATA}blocks/`;
 const json = () => JSON.parse(readFileSync(BLOCKS + 'block-254170887.json-encoding.json', 'utf8'));
 const binary = () => JSON.parse(readFileSync(BLOCKS + 'block-254170887.base64.json', 'utf8'));
 

@@ -3,9 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeGetBlockFile } from '../../../src/ingest/solana/get-block.js';
+import { REAL_DATA } from '../../helpers/real-data.js';
 
-const SAMPLES = '/work/shared/data/real/blocks/jsonparsed-samples/';
-const GET_TRANSACTION = '/work/shared/data/real/transactions/getTransaction_slot361781236_base64.json';
+const SAMPLES = `${REAL_DATA}blocks/jsonparsed-samples/`;
+const GET_TRANSACTION = `${REAL_DATA}transactions/getTransaction_slot361781236_base64.json`;
 
 describe('jsonParsed blocks', () => {
   const files = readdirSync(SAMPLES).filter((f) => f.endsWith('.json'));

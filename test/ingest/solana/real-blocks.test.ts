@@ -1,4 +1,4 @@
-// Real mainnet blocks from /work/shared/data/real/blocks (see PROVENANCE.md there):
+// Real mainnet blocks from shared/data/real/blocks (see PROVENANCE.md there):
 // block 254170887 from helius-labs/photon (tests/data/blocks/index_block_metadata/254170887, Apache-2.0);
 // the 2025 "sava" block from sava-software/sava (sava-rpc/src/test/resources/rpc_response_data/getBlock.json.zip,
 // Apache-2.0). The *.json-encoding.json files are the same blocks re-encoded to the RPC `json` encoding.
@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonExact } from '../../../src/ingest/exact-json.js';
 import { decodeBase58 } from '../../../src/ingest/solana/base58.js';
 import { decodeGetBlockFile, type GetBlockDecodeResult } from '../../../src/ingest/solana/get-block.js';
+import { REAL_DATA } from '../../helpers/real-data.js';
 
-const BLOCKS = '/work/shared/data/real/blocks/';
+const BLOCKS = `${REAL_DATA}blocks/`;
 const PRECOMPILES = new Set([
   'Ed25519SigVerify111111111111111111111111111',
   'KeccakSecp256k11111111111111111111111111111',

@@ -1,11 +1,12 @@
 // Token list: npm @solana/spl-token-registry 0.2.4574 (solana-labs/token-list, Apache-2.0). Block 254170887:
-// helius-labs/photon (Apache-2.0). See /work/shared/data/real/PROVENANCE.md.
+// helius-labs/photon (Apache-2.0). See shared/data/real/PROVENANCE.md.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeGetBlockFile } from '../../../src/ingest/solana/get-block.js';
 import { readTokenList, tokenNames } from '../../../src/ingest/solana/token-list.js';
+import { REAL_DATA } from '../../helpers/real-data.js';
 
-const text = readFileSync('/work/shared/data/real/tokens/solana.tokenlist.json', 'utf8');
+const text = readFileSync(`${REAL_DATA}tokens/solana.tokenlist.json`, 'utf8');
 
 describe('readTokenList', () => {
   const rows = readTokenList(text);
@@ -27,7 +28,7 @@ describe('readTokenList', () => {
   });
 
   it('names the tokens of decoded blocks; unknown mints get empty name and symbol', () => {
-    const block = readFileSync('/work/shared/data/real/blocks/block-254170887.json-encoding.json', 'utf8');
+    const block = readFileSync(`${REAL_DATA}blocks/block-254170887.json-encoding.json`, 'utf8');
     const { tokens } = decodeGetBlockFile(block, 'block-254170887.json', { tokenNames: tokenNames(rows) });
     expect(tokens.find((t) => t.mint === 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toMatchObject({ name: 'USD Coin', symbol: 'USDC', decimals: 6 });
     const unknown = tokens.filter((t) => !rows.some((r) => r.mint === t.mint));

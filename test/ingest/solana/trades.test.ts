@@ -8,8 +8,9 @@ import type { TokenBalance, TransactionMeta } from '../../../src/ingest/solana/m
 import { JITO_TIP_ACCOUNTS, USDC_MINT, WSOL_MINT } from '../../../src/ingest/solana/programs.js';
 import { DEFAULT_QUOTE_ORDER, deriveTrade, type TradeRules } from '../../../src/ingest/solana/trades.js';
 import type { TransactionView } from '../../../src/ingest/solana/transaction-view.js';
+import { REAL_DATA } from '../../helpers/real-data.js';
 
-const JUPITER = '/work/shared/data/real/transactions/jupiter/';
+const JUPITER = `${REAL_DATA}transactions/jupiter/`;
 
 interface SwapEvent { inputMint: string; inputAmount: string; outputMint: string; outputAmount: string }
 interface FeeEvent { mint: string; amount: string }

@@ -1,12 +1,13 @@
 // The base64 blocks and their json twins: block 254170887 from helius-labs/photon and the 2025 block from
-// sava-software/sava (both Apache-2.0; see /work/shared/data/real/PROVENANCE.md).
+// sava-software/sava (both Apache-2.0; see shared/data/real/PROVENANCE.md).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeBase58, encodeBase58 } from '../../../src/ingest/solana/base58.js';
 import { decodeBase64 } from '../../../src/ingest/solana/base64.js';
 import { decodeWireTransaction, WireFormatError } from '../../../src/ingest/solana/wire-format.js';
+import { REAL_DATA } from '../../helpers/real-data.js';
 
-const BLOCKS = '/work/shared/data/real/blocks/';
+const BLOCKS = `${REAL_DATA}blocks/`;
 const result = (file: string) => {
   const doc = JSON.parse(readFileSync(BLOCKS + file, 'utf8'));
   return doc.result ?? doc;
