@@ -8,6 +8,7 @@ import { blockFeeStatsReference, sampleStatsReference } from '../../src/kernels/
 import { kernelsModule } from '../../src/kernels/instance.js';
 import type { TransactionRow } from '../../src/schema/tables.js';
 import { BlockFees, POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis } from '../../src/schema/records.js';
+import { REAL_DATA } from '../helpers/real-data.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 const TWO_53 = 1n << 53n;
@@ -302,8 +303,8 @@ describe('blockFeeStats kernel vs the reference', () => {
   });
 });
 
-describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; /work/shared/data/real/PROVENANCE.md)', () => {
-  const path = '/work/shared/data/real/blocks/block-254170887.json-encoding.json';
+describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; shared/data/real/PROVENANCE.md)', () => {
+  const path = `${REAL_DATA}blocks/block-254170887.json-encoding.json`;
   const decoded = decodeGetBlockFile(readFileSync(path, 'utf8'), path);
   const rows: TransactionRow[] = decoded.transactions;
   const block: BlockColumns = {
