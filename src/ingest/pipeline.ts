@@ -41,8 +41,8 @@ export function mergeReport(total: IngestReport, part: IngestReport): IngestRepo
 
 /** A chunk as the method engines see it, after the checks: whole blocks, in slot order. */
 export interface ChunkView {
-  /** The chunk's blocks (slots with a block row), ascending by slot. */
-  blocks: readonly { slot: bigint; timestamp: bigint }[];
+  /** The chunk's blocks (slots with a block row), ascending by slot; cuLimit null when the input has none. */
+  blocks: readonly { slot: bigint; timestamp: bigint; cuLimit: bigint | null }[];
   /** The blocks' transactions, priority fees derived where the input left them out. */
   transactions?: Table;
   trades?: Table;
@@ -117,6 +117,7 @@ export class IngestPipeline {
 
     // blocks: one row per slot, newer than anything committed
     const blockTime = new Map<bigint, bigint>();
+    const cuLimits = new Map<bigint, bigint | null>();
     const keep: Partial<Record<TableName, Uint8Array>> = {};
     if (parts.blocks) {
       const { slots, times } = columns(parts.blocks.table, 'timestamp');
@@ -124,6 +125,7 @@ export class IngestPipeline {
         if (stale(slots[i])) return rejectRow('blocks', i, 'slot', staleMessage(slots[i])), false;
         if (blockTime.has(slots[i])) return rejectRow('blocks', i, 'slot', `a second block row for slot ${slots[i]}`), false;
         blockTime.set(slots[i], times![i]);
+        cuLimits.set(slots[i], (parts.blocks!.table.getChild('block_cu_limit')?.get(i) as bigint | null) ?? null);
         return true;
       });
     }
@@ -151,7 +153,9 @@ export class IngestPipeline {
 
     const unit: CommitUnit = {};
     const view: ChunkView = {
-      blocks: [...blockTime].map(([slot, timestamp]) => ({ slot, timestamp })).sort((a, b) => (a.slot < b.slot ? -1 : 1)),
+      blocks: [...blockTime]
+        .map(([slot, timestamp]) => ({ slot, timestamp, cuLimit: cuLimits.get(slot) ?? null }))
+        .sort((a, b) => (a.slot < b.slot ? -1 : 1)),
     };
     const slotRecords = new Map<bigint, { time: bigint; records: number }>();
     for (const name of TABLE_ORDER) {

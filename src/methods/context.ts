@@ -18,6 +18,10 @@ export interface MethodContext {
 export interface EngineSettings {
   /** Samples a window needs for is_valid (default 100). */
   minSamples: number;
+  /** Compute-unit limit of a block without blocks.block_cu_limit, for block fill (default 60,000,000). */
+  blockCuLimit: number;
+  /** Block fill (percent) at which a block counts as saturated (default 90). */
+  saturatedFillPct: number;
 }
 
-export const DEFAULT_SETTINGS: EngineSettings = { minSamples: 100 };
+export const DEFAULT_SETTINGS: EngineSettings = { minSamples: 100, blockCuLimit: 60_000_000, saturatedFillPct: 90 };

@@ -9,6 +9,6 @@ export default defineMethod({
   summary: 'Priority-fee recommendations over a trailing window, one per block, newest first.',
   record: Recommendation,
   params: { window: window(RECO_WINDOWS, '1m'), limit: limit(1, 1000, 1) },
-  // Answers from the store; over an empty store there is nothing to answer with.
-  handle: () => [],
+  handle: (params, { store, priorityFees }) =>
+    priorityFees.recommendations.recommendations(store, params.window!, params.limit, params.at),
 });

@@ -1,0 +1,231 @@
+/**
+ * chain::priorityfee::recommendation (DESIGN.md 6): one data point per block and window over the
+ * trailing window [end - w, end), end = the block's time + 1 ns, for every RECO window at once.
+ *
+ * Each window keeps exact order statistics that slide: the new block's samples are added, the
+ * samples of blocks that left the window removed (OrderedMultiset), so a point costs O(block) and
+ * not O(window). The points are immutable once made: they are committed with their block and an
+ * as-of query reads them back; the newest stay in memory for live queries.
+ */
+import { chunkTransactions, priorityFeeOf, type ChunkTransactions } from '../ingest/block-columns.js';
+import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
+import type { EngineSettings } from '../methods/context.js';
+import { recordId } from '../schema/ids.js';
+import { Recommendation, TIERS, type RecommendationRecord } from '../schema/records.js';
+import { RECO_WINDOWS, windowNanos } from '../schema/time.js';
+import { recordTableName } from '../store/ddl.js';
+import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
+import { sqlInteger } from '../store/sql.js';
+import type { Store } from '../store/store.js';
+import { OrderedMultiset } from '../windows/ordered-multiset.js';
+import { SlidingBlocks } from '../windows/sliding.js';
+
+const TABLE = recordTableName(Recommendation);
+const RECENT = 1000;
+const MAX_CU_LIMIT = 1_400_000n;
+
+// block fill is an f64; its IEEE bits order like the value for non-negative numbers, so the
+// multiset of u64 keys gives exact medians and counts of fills
+const fillBits = new Float64Array(1);
+const fillKey = new BigUint64Array(fillBits.buffer);
+const keyOfFill = (fill: number): bigint => ((fillBits[0] = fill), fillKey[0]);
+const fillOfKey = (key: bigint): number => ((fillKey[0] = key), fillBits[0]);
+
+/** What one block adds to every window that holds it. */
+interface BlockPart {
+  prices: BigUint64Array;
+  positions: Float64Array;
+  consumed: BigUint64Array;
+  /** Lowest and median (nearest-rank p50) fee-paying price; undefined without fee-paying transactions. */
+  minPrice?: bigint;
+  medianPrice?: bigint;
+  fill: bigint;
+  txCount: number;
+  noPriorityTxCount: number;
+  totalTxCount: number;
+  nonVoteConsumed: bigint;
+  nonVoteCount: number;
+}
+
+function blockPart(c: ChunkTransactions, b: number, cuLimit: bigint): BlockPart {
+  const start = c.offsets[b];
+  const end = c.offsets[b + 1];
+  const n = end - start;
+  const prices: bigint[] = [];
+  const positions: number[] = [];
+  const consumed: bigint[] = [];
+  let noPriority = 0, nonVote = 0, nonVoteConsumed = 0n, allConsumed = 0n;
+  for (let i = start; i < end; i++) {
+    allConsumed += c.computeUnitsConsumed[i];
+    if (c.isVote[i]) continue;
+    nonVote++;
+    nonVoteConsumed += c.computeUnitsConsumed[i];
+    if (c.computeUnitPrice[i] === 0n) {
+      noPriority++;
+      continue;
+    }
+    prices.push(c.computeUnitPrice[i]);
+    positions.push(n === 1 ? 0 : c.index[i] / (n - 1));
+    consumed.push(c.computeUnitsConsumed[i]);
+  }
+  const sorted = [...prices].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    prices: BigUint64Array.from(prices),
+    positions: Float64Array.from(positions),
+    consumed: BigUint64Array.from(consumed),
+    minPrice: sorted[0],
+    medianPrice: sorted.length ? sorted[Math.max(0, Math.ceil(sorted.length / 2) - 1)] : undefined,
+    fill: keyOfFill((100 * Number(allConsumed)) / Number(cuLimit)),
+    txCount: prices.length,
+    noPriorityTxCount: noPriority,
+    totalTxCount: n,
+    nonVoteConsumed,
+    nonVoteCount: nonVote,
+  };
+}
+
+/** The sliding state of one window length. */
+class RecommendationWindow {
+  readonly #blocks = new SlidingBlocks<BlockPart>();
+  readonly #prices = new OrderedMultiset(); // payload: within-block position
+  readonly #consumed = new OrderedMultiset();
+  readonly #blockMins = new OrderedMultiset();
+  readonly #fills = new OrderedMultiset();
+  #txCount = 0;
+  #noPriority = 0;
+  #total = 0;
+  #nonVoteConsumed = 0n;
+  #nonVoteCount = 0;
+  #medianSum = 0n;
+  #medianSquares = 0n;
+  #medianCount = 0;
+
+  constructor(readonly window: string, readonly length: bigint) {}
+
+  #apply(part: BlockPart, sign: 1 | -1): void {
+    const big = BigInt(sign);
+    if (sign > 0) {
+      this.#prices.add(part.prices, part.positions);
+      this.#consumed.add(part.consumed);
+      this.#fills.addOne(part.fill);
+    } else {
+      this.#prices.remove(part.prices, part.positions);
+      this.#consumed.remove(part.consumed);
+      this.#fills.removeOne(part.fill);
+    }
+    if (part.minPrice !== undefined) {
+      if (sign > 0) this.#blockMins.addOne(part.minPrice);
+      else this.#blockMins.removeOne(part.minPrice);
+      this.#medianSum += big * part.medianPrice!;
+      this.#medianSquares += big * part.medianPrice! * part.medianPrice!;
+      this.#medianCount += sign;
+    }
+    this.#txCount += sign * part.txCount;
+    this.#noPriority += sign * part.noPriorityTxCount;
+    this.#total += sign * part.totalTxCount;
+    this.#nonVoteConsumed += big * part.nonVoteConsumed;
+    this.#nonVoteCount += sign * part.nonVoteCount;
+  }
+
+  /** Slides the window to end just after the block at `time`, adds the block, and makes its point. */
+  advance(part: BlockPart, slot: bigint, time: bigint, settings: Readonly<EngineSettings>): RecommendationRecord {
+    const end = time + 1n;
+    const start = end - this.length;
+    this.#blocks.push(time, part);
+    this.#apply(part, 1);
+    for (const expired of this.#blocks.expire(start)) this.#apply(expired.data, -1);
+    return this.#record(slot, time, start, end, settings);
+  }
+
+  #record(slot: bigint, time: bigint, start: bigint, end: bigint, settings: Readonly<EngineSettings>): RecommendationRecord {
+    const values: Record<string, unknown> = {
+      id: recordId('chain::priorityfee::recommendation', this.window, slot),
+      timestamp: time,
+      window_duration: this.length,
+      window_start: start,
+      window_end: end,
+      tx_count: this.#txCount,
+      no_priority_tx_count: this.#noPriority,
+      total_tx_count: this.#total,
+      data_points: this.#txCount,
+      is_valid: this.#txCount >= settings.minSamples,
+    };
+    const samples = this.#prices.size;
+    const medianConsumed = samples ? this.#consumed.percentile(50_000) : 0n;
+    const cuLimit = samples ? min((11n * medianConsumed + 9n) / 10n, MAX_CU_LIMIT) : null;
+    for (const [tier, percent] of TIERS) {
+      const price = samples ? this.#prices.percentile(percent * 1000) : null;
+      values[`${tier}_price`] = price;
+      values[`${tier}_fee`] = price === null ? null : priorityFeeOf(price, cuLimit!);
+      values[`${tier}_cu_limit`] = cuLimit === null ? null : Number(cuLimit);
+      values[`${tier}_landing_rank_pct`] = price === null ? null : (100 * this.#prices.payloadSumAtLeast(price)) / this.#prices.countAtLeast(price);
+      values[`${tier}_landing_inclusion_pct`] =
+        price === null ? null : (100 * this.#blockMins.countAtMost(price)) / this.#blockMins.size;
+    }
+    const blocks = this.#fills.size;
+    values.median_block_fill_pct = fillOfKey(this.#fills.percentile(50_000));
+    values.saturated_block_share_pct = (100 * this.#fills.countAtLeast(keyOfFill(settings.saturatedFillPct))) / blocks;
+    values.fee_volatility = this.#volatility();
+    values.avg_cu_per_tx = this.#nonVoteCount ? Number(this.#nonVoteConsumed) / this.#nonVoteCount : null;
+    return Object.fromEntries(Recommendation.fields.map(([name]) => [name, values[name]])) as RecommendationRecord;
+  }
+
+  /** Population std dev / mean of the per-block median prices, from exact integer sums; 0 when the mean is 0. */
+  #volatility(): number | null {
+    const n = BigInt(this.#medianCount);
+    if (n === 0n) return null;
+    if (this.#medianSum === 0n) return 0;
+    const variance = Number(n * this.#medianSquares - this.#medianSum * this.#medianSum) / Number(n * n);
+    return Math.sqrt(variance) / (Number(this.#medianSum) / Number(n));
+  }
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+export class RecommendationsEngine implements ChunkObserver {
+  readonly #windows = RECO_WINDOWS.map((w) => new RecommendationWindow(w, windowNanos(w)));
+  /** Newest points per window, newest last. */
+  readonly #recent = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
+  #complete = true;
+
+  constructor(private readonly settings: Readonly<EngineSettings>) {}
+
+  prepare(chunk: ChunkView): ChunkEffect {
+    if (!chunk.transactions) return { records: [], apply() {} };
+    const columns = chunkTransactions(chunk.transactions);
+    const blocks = new Map(chunk.blocks.map((b) => [b.slot, b]));
+    const made = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
+    for (let b = 0; b < columns.slots.length; b++) {
+      const block = blocks.get(columns.slots[b])!;
+      const part = blockPart(columns, b, block.cuLimit ?? BigInt(this.settings.blockCuLimit));
+      for (const window of this.#windows) made.get(window.window)!.push(window.advance(part, block.slot, block.timestamp, this.settings));
+    }
+    const all = [...made.values()].flat();
+    return {
+      records: all.length ? [{ table: TABLE, ipc: recordsToIPC(Recommendation, all) }] : [],
+      apply: () => {
+        for (const [window, records] of made) {
+          const recent = this.#recent.get(window)!;
+          recent.push(...records);
+          if (recent.length > RECENT) {
+            recent.splice(0, recent.length - RECENT);
+            this.#complete = false;
+          }
+        }
+      },
+    };
+  }
+
+  /** The newest `limit` points of `window` as of `at` (live when omitted), newest first. */
+  async recommendations(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<RecommendationRecord[]> {
+    if (!store) return [];
+    const recent = this.#recent.get(window)!;
+    if (at === undefined && (this.#complete || recent.length >= limit)) return recent.slice(-limit).reverse();
+    const asOf = at === undefined ? '' : ` AND "timestamp" < ${sqlInteger(at)}`;
+    const rows = await store.rows(
+      `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}${asOf}` +
+        ` ORDER BY "timestamp" DESC, window_end DESC LIMIT ${limit}`,
+    );
+    return rows.map((row) => rowToRecord(Recommendation, row));
+  }
+}
