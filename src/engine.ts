@@ -11,6 +11,7 @@ import { validateRecordBatches } from './ingest/files/arrow-rows.js';
 import { validateRows, type ValidatedBatch } from './ingest/validate.js';
 import { DEFAULT_SETTINGS, type EngineSettings, type MethodContext } from './methods/context.js';
 import { METHOD_TABLE } from './methods/index.js';
+import type { KernelClient } from './kernels/client.js';
 import type { Platform } from './platform/platform.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
 import { call, dispatchText, type DispatchTarget, type ResponseEntry } from './rpc/dispatch.js';
@@ -41,7 +42,7 @@ export interface Engine {
   load(source: LoadSource, options?: LoadOptions): Promise<IngestReport>;
   /** Serves the JSON-RPC envelope on a MessagePort (or worker port); returns a handle to stop. */
   serve(port: PortLike): PortServer;
-  /** Stops every server and closes the store. */
+  /** Stops every server, closes the store and terminates the kernel worker. */
   close(): Promise<void>;
 }
 
@@ -50,7 +51,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...options };
   let store: Store | undefined;
   let opening: Promise<IngestPipeline> | undefined;
-  const priorityFees = new PriorityFeeEngine(settings);
+  let kernelWorker: Promise<KernelClient> | undefined;
+  // the kernel worker starts with the first data that needs it, not with the engine
+  const kernels = () => (kernelWorker ??= platform.startKernels());
+  const priorityFees = new PriorityFeeEngine(settings, kernels);
   const context: MethodContext = {
     options: settings,
     priorityFees,
@@ -125,6 +129,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         await opening.catch(() => undefined);
         await store?.close();
       }
+      if (kernelWorker) await (await kernelWorker.catch(() => undefined))?.close();
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { KernelWorkerApi } from '../src/kernels/client.js';
+import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
 import { createKernels, type Kernels } from '../src/kernels/instance.js';
 
 /** Values pre-reserved at start-up, so the first calls pay no memory growth or page faults. */
@@ -12,14 +13,23 @@ const INITIAL_VALUES = 1 << 20;
 
 let kernels: Kernels | undefined;
 const instance = (): Kernels => (kernels ??= createKernels(INITIAL_VALUES));
+let feeKernels: FeeKernels | undefined;
+const fees = (): FeeKernels => (feeKernels ??= createFeeKernels());
 
 const api: KernelWorkerApi = {
   async ready() {
     instance();
+    fees();
   },
   async percentilesU64(values, millis) {
     const out = instance().percentilesU64(values, millis);
     return Comlink.transfer(out, [out.buffer]);
+  },
+  async blockFeeStatsMany(blocks) {
+    return fees().blockFeeStatsMany(blocks);
+  },
+  async sampleStats(samples) {
+    return fees().sampleStats(samples);
   },
 };
 

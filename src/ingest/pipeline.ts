@@ -12,7 +12,7 @@ import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC } from '../store/record-ipc.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
 import { rowsToTable, tableToRows } from './arrow.js';
-import { withPriorityFees } from './block-columns.js';
+import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
@@ -45,6 +45,8 @@ export interface ChunkView {
   blocks: readonly { slot: bigint; timestamp: bigint; cuLimit: bigint | null }[];
   /** The blocks' transactions, priority fees derived where the input left them out. */
   transactions?: Table;
+  /** The same transactions as per-block typed columns, made once for every engine (do not transfer them). */
+  transactionColumns?: ChunkTransactions;
   trades?: Table;
 }
 
@@ -163,7 +165,10 @@ export class IngestPipeline {
       if (!part) continue;
       let table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
       if (table.numRows === 0) continue;
-      if (name === 'transactions') table = view.transactions = withPriorityFees(table);
+      if (name === 'transactions') {
+        table = view.transactions = withPriorityFees(table);
+        view.transactionColumns = chunkTransactions(table);
+      }
       if (name === 'trades') view.trades = table;
       unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;

@@ -3,6 +3,7 @@
  * endpoint. Input values are transferred to the worker, not copied; results are transferred back.
  */
 import * as Comlink from 'comlink';
+import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
 
 /** What workers/kernel.worker.ts exposes over Comlink. */
 export interface KernelWorkerApi {
@@ -10,6 +11,10 @@ export interface KernelWorkerApi {
   ready(): Promise<void>;
   /** Nearest-rank percentiles; the result's buffer is transferred back. */
   percentilesU64(values: BigUint64Array, millis: Uint32Array): Promise<BigUint64Array>;
+  /** Per-block priority-fee statistics of many blocks (src/kernels/fees.ts). */
+  blockFeeStatsMany(blocks: ManyBlockColumns): Promise<BlockFeeStats[]>;
+  /** Priority-fee statistics of one sample set (src/kernels/fees.ts). */
+  sampleStats(samples: FeeSamples): Promise<SampleStats>;
 }
 
 /** The kernels, running in a worker. */
@@ -19,6 +24,10 @@ export interface KernelClient {
    * The whole buffer behind `values` is transferred to the worker: it is detached afterwards.
    */
   percentilesU64(values: BigUint64Array, millis: Uint32Array): Promise<BigUint64Array>;
+  /** Per-block priority-fee statistics; the columns' buffers are transferred (detached afterwards). */
+  blockFeeStatsMany(blocks: ManyBlockColumns): Promise<BlockFeeStats[]>;
+  /** Statistics of a sample set; the columns are copied (they may be views into a larger buffer). */
+  sampleStats(samples: FeeSamples): Promise<SampleStats>;
   /** Terminates the worker; calls still in flight reject. */
   close(): Promise<void>;
 }
@@ -61,6 +70,11 @@ export function createKernelClient(
   return {
     percentilesU64: (values, millis) =>
       call(() => remote.percentilesU64(Comlink.transfer(values, [values.buffer]), millis)),
+    blockFeeStatsMany: (blocks) => call(() => remote.blockFeeStatsMany(Comlink.transfer(blocks, buffersOf(blocks)))),
+    sampleStats: (samples) => {
+      const copy = { price: samples.price.slice(), fee: samples.fee.slice(), limit: samples.limit.slice(), position: samples.position.slice() };
+      return call(() => remote.sampleStats(Comlink.transfer(copy, buffersOf(copy))));
+    },
     ready: () =>
       call(() => remote.ready()).catch(async (error: unknown) => {
         await fail(error instanceof Error ? error : new Error(String(error)));
@@ -69,4 +83,11 @@ export function createKernelClient(
     fail,
     close: () => fail(new Error('kernel worker closed')),
   };
+}
+
+/** The distinct buffers behind an object's typed-array fields (each may be transferred once). */
+function buffersOf(columns: object): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const value of Object.values(columns)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+  return [...buffers];
 }

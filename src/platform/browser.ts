@@ -1,4 +1,5 @@
 /** Browsers: DuckDB-WASM's worker bundle; there are no paths, only Files, Blobs and bytes. */
+import { startBrowserKernelWorker } from '../kernels/worker-browser.js';
 import { openDuckDBBrowser, type BrowserDuckDBOptions } from '../store/duckdb-browser.js';
 import type { Platform } from './platform.js';
 
@@ -6,6 +7,7 @@ import type { Platform } from './platform.js';
 export function createBrowserPlatform(duckdb: BrowserDuckDBOptions = {}): Platform {
   return {
     openSql: () => openDuckDBBrowser(duckdb),
+    startKernels: () => startBrowserKernelWorker(),
     async expandPath(path) {
       throw new Error(`cannot load the path ${path} in a browser: pass File, Blob or Uint8Array objects`);
     },

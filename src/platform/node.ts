@@ -2,6 +2,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TableFileInput } from '../ingest/files/read.js';
+import { startNodeKernelWorker } from '../kernels/worker-node.js';
 import { openDuckDBNode } from '../store/duckdb-node.js';
 import type { Platform } from './platform.js';
 
@@ -28,4 +29,5 @@ async function expandPath(path: string): Promise<TableFileInput[]> {
 export const nodePlatform: Platform = {
   openSql: () => openDuckDBNode(),
   expandPath,
+  startKernels: startNodeKernelWorker,
 };

@@ -1,5 +1,6 @@
 /** What differs between Node and browsers, injected into the engine by the entry files. */
 import type { PathExpander } from '../ingest/sources.js';
+import type { KernelClient } from '../kernels/client.js';
 import type { SqlConnection } from '../store/sql-connection.js';
 
 export interface Platform {
@@ -7,4 +8,6 @@ export interface Platform {
   openSql(): Promise<SqlConnection>;
   /** Lists the files of a path (a folder: its files, sorted by name; hidden files skipped). */
   expandPath: PathExpander;
+  /** Starts a kernel worker (worker_threads in Node, a module Web Worker in a browser). */
+  startKernels(): Promise<KernelClient>;
 }

@@ -1,17 +1,26 @@
 /**
  * Per-block priority-fee statistics (chain::priorityfee::block): computed once per block at ingest
- * by the fee kernels, committed with the block into the store's block_fees table, and the newest
+ * by the fee kernels in the kernel worker, committed with the block into the store's block_fees table, and the newest
  * kept in memory so that live queries answer without a store round trip.
  */
-import { chunkTransactions } from '../ingest/block-columns.js';
+import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import { blockFeeStatsMany } from '../kernels/fees.js';
+import type { KernelClient } from '../kernels/client.js';
+import type { ManyBlockColumns } from '../kernels/fees.js';
 import { recordId } from '../schema/ids.js';
 import { BlockFees, type BlockFeesRecord } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+
+/** The kernel's input: copies of the shared columns, which the worker call transfers away. */
+function kernelInput(c: ChunkTransactions): ManyBlockColumns {
+  return {
+    offsets: c.offsets.slice(), isVote: c.isVote.slice(), computeUnitPrice: c.computeUnitPrice.slice(), priorityFee: c.priorityFee.slice(),
+    computeUnitLimit: c.computeUnitLimit.slice(), computeUnitsConsumed: c.computeUnitsConsumed.slice(), index: c.index.slice(),
+  };
+}
 
 /** Newest blocks answered from memory (the method's largest limit). */
 const RECENT = 1000;
@@ -23,10 +32,12 @@ export class BlockFeesEngine implements ChunkObserver {
   /** Whether every record ever made is in #recent (then the store is never needed for a live answer). */
   #complete = true;
 
-  prepare(chunk: ChunkView): ChunkEffect {
-    if (!chunk.transactions) return { records: [], apply() {} };
-    const columns = chunkTransactions(chunk.transactions);
-    const stats = blockFeeStatsMany(columns);
+  constructor(private readonly kernels: () => Promise<KernelClient>) {}
+
+  async prepare(chunk: ChunkView): Promise<ChunkEffect> {
+    const columns = chunk.transactionColumns;
+    if (!columns) return { records: [], apply() {} };
+    const stats = await (await this.kernels()).blockFeeStatsMany(kernelInput(columns));
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const records: BlockFeesRecord[] = stats.map((s, b) => {
       const slot = columns.slots[b];

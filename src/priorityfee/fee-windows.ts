@@ -11,7 +11,8 @@
  */
 import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import { sampleStats, type FeeSamples } from '../kernels/fees.js';
+import type { KernelClient } from '../kernels/client.js';
+import type { FeeSamples } from '../kernels/fees.js';
 import { recordId } from '../schema/ids.js';
 import { WindowFees, type WindowFeesRecord } from '../schema/records.js';
 import { FEE_WINDOWS, windowNanos } from '../schema/time.js';
@@ -41,12 +42,13 @@ interface OpenWindow {
   lastTimestamp: bigint;
 }
 
-/** Builds the record of one window from its samples and counters. */
-export function windowFeesRecord(
-  window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, samples: FeeSamples, minSamples: number,
-): WindowFeesRecord {
+/** Builds the record of one window from its samples (statistics by the kernel worker) and counters. */
+export async function windowFeesRecord(
+  kernels: KernelClient, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, samples: FeeSamples,
+  minSamples: number,
+): Promise<WindowFeesRecord> {
   const w = windowNanos(window);
-  const stats = sampleStats(samples) as Record<string, unknown>;
+  const stats = (await kernels.sampleStats(samples)) as Record<string, unknown>;
   const values: Record<string, unknown> = {
     ...stats,
     id: recordId('chain::priorityfee::fee', window, start),
@@ -70,16 +72,19 @@ export class FeeWindowsEngine implements ChunkObserver {
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
   #newestSlot: bigint | undefined;
 
-  constructor(private readonly minSamples: () => number) {}
+  constructor(
+    private readonly kernels: () => Promise<KernelClient>,
+    private readonly minSamples: () => number,
+  ) {}
 
-  prepare(chunk: ChunkView): ChunkEffect {
-    if (!chunk.transactions) return { records: [], apply() {} };
-    const columns = chunkTransactions(chunk.transactions);
+  async prepare(chunk: ChunkView): Promise<ChunkEffect> {
+    const columns = chunk.transactionColumns;
+    if (!columns) return { records: [], apply() {} };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const closed: WindowFeesRecord[] = [];
     for (let b = 0; b < columns.slots.length; b++) {
       const slot = columns.slots[b];
-      closed.push(...this.#addBlock(columns, b, slot, times.get(slot)!));
+      closed.push(...(await this.#addBlock(columns, b, slot, times.get(slot)!)));
     }
     return {
       records: closed.length ? [{ table: TABLE, ipc: recordsToIPC(WindowFees, closed) }] : [],
@@ -89,11 +94,11 @@ export class FeeWindowsEngine implements ChunkObserver {
     };
   }
 
-  #addBlock(columns: ChunkTransactions, b: number, slot: bigint, time: bigint): WindowFeesRecord[] {
+  async #addBlock(columns: ChunkTransactions, b: number, slot: bigint, time: bigint): Promise<WindowFeesRecord[]> {
     const closed: WindowFeesRecord[] = [];
     for (const [window, open] of this.#open) {
       if (windowStart(time, windowNanos(window)) !== open.start) {
-        closed.push(this.#record(window, open));
+        closed.push(await this.#record(window, open));
         this.#open.delete(window);
       }
     }
@@ -114,18 +119,21 @@ export class FeeWindowsEngine implements ChunkObserver {
     return closed;
   }
 
-  #record(window: string, open: OpenWindow): WindowFeesRecord {
-    return windowFeesRecord(window, open.start, open.counters, open.lastTimestamp, this.#buffer.view(open.offset), this.minSamples());
+  async #record(window: string, open: OpenWindow): Promise<WindowFeesRecord> {
+    const samples = this.#buffer.view(open.offset);
+    return windowFeesRecord(await this.kernels(), window, open.start, open.counters, open.lastTimestamp, samples, this.minSamples());
   }
 
   /** The window in progress, computed at most once per block. */
-  #inProgress(window: string): WindowFeesRecord | undefined {
+  async #inProgress(window: string): Promise<WindowFeesRecord | undefined> {
     const open = this.#open.get(window);
     if (!open) return undefined;
     const cached = this.#cache.get(window);
     if (cached?.slot === open.lastSlot) return cached.record;
-    const record = this.#record(window, open);
-    this.#cache.set(window, { slot: open.lastSlot, record });
+    const slot = open.lastSlot;
+    const record = await this.#record(window, open);
+    if (this.#open.get(window)?.lastSlot !== slot) return record; // a block arrived meanwhile: do not cache
+    this.#cache.set(window, { slot, record });
     return record;
   }
 
@@ -135,7 +143,7 @@ export class FeeWindowsEngine implements ChunkObserver {
     const newest = at === undefined ? undefined : await newestFeeBlock(store, at);
     if (at !== undefined && !newest) return [];
     const live = newest === undefined || newest.slot === this.#newestSlot;
-    const current = live ? this.#inProgress(window) : await this.#partial(store, window, newest!);
+    const current = live ? await this.#inProgress(window) : await this.#partial(store, window, newest!);
     if (!current) return [];
     const rows = limit <= 1 ? [] : await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}` +
@@ -150,6 +158,6 @@ export class FeeWindowsEngine implements ChunkObserver {
     const columns = chunkTransactions(await transactionsSince(store, start, block));
     const buffer = new SampleBuffer();
     const counters = buffer.addBlocks(columns, 0, columns.slots.length);
-    return windowFeesRecord(window, start, counters, block.timestamp, buffer.view(), this.minSamples());
+    return windowFeesRecord(await this.kernels(), window, start, counters, block.timestamp, buffer.view(), this.minSamples());
   }
 }

@@ -7,7 +7,7 @@
  * not O(window). The points are immutable once made: they are committed with their block and an
  * as-of query reads them back; the newest stay in memory for live queries.
  */
-import { chunkTransactions, priorityFeeOf, type ChunkTransactions } from '../ingest/block-columns.js';
+import { priorityFeeOf, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
 import { recordId } from '../schema/ids.js';
@@ -191,8 +191,8 @@ export class RecommendationsEngine implements ChunkObserver {
   constructor(private readonly settings: Readonly<EngineSettings>) {}
 
   prepare(chunk: ChunkView): ChunkEffect {
-    if (!chunk.transactions) return { records: [], apply() {} };
-    const columns = chunkTransactions(chunk.transactions);
+    const columns = chunk.transactionColumns;
+    if (!columns) return { records: [], apply() {} };
     const blocks = new Map(chunk.blocks.map((b) => [b.slot, b]));
     const made = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
     for (let b = 0; b < columns.slots.length; b++) {
