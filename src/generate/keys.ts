@@ -6,7 +6,7 @@
  * uniform 64-byte values. Nine of the digits carry a keyed bijection of (slot mod 2^32, index), so the
  * signatures of one run are unique by construction.
  */
-import { encodeBase58 } from './base58-encode.js';
+import { encodeBase58 } from '../schema/base58.js';
 import { Rng } from './prng.js';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

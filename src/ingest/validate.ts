@@ -7,7 +7,7 @@ import type { Table } from 'apache-arrow';
 import { parseIsoTimestamp, parseUnixSeconds, NS_PER_SECOND } from '../schema/time.js';
 import { TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
 import { TableBuilder } from './arrow.js';
-import { isBase58PublicKey } from './base58.js';
+import { isPublicKey } from '../schema/base58.js';
 
 /**
  * A rejected row. `row` is the 1-based line number in text formats (a CSV header is line 1, so the
@@ -124,7 +124,7 @@ const KNOWN_KEYS_MAX = 1 << 16;
 function mint(value: unknown): string | InvalidValue {
   if (typeof value !== 'string') return new InvalidValue(`expected a base58 public key, got ${preview(value)}`);
   if (knownKeys.has(value)) return value;
-  if (!isBase58PublicKey(value)) return new InvalidValue(`not a base58 32-byte public key: ${preview(value)}`);
+  if (!isPublicKey(value)) return new InvalidValue(`not a base58 32-byte public key: ${preview(value)}`);
   if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear();
   knownKeys.add(value);
   return value;

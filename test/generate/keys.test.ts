@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../src/generate/base58-encode.js';
+import { encodeBase58 } from '../../src/schema/base58.js';
 import { KeyPool, randomPublicKey, SignatureMaker } from '../../src/generate/keys.js';
 import { Rng } from '../../src/generate/prng.js';
 

@@ -3,7 +3,7 @@
  * signatures, the full account list (static keys, then v0 loaded writable, then loaded read-only, as
  * balances are indexed) and the top-level instructions with their program id and raw data.
  */
-import { decodeBase58, encodeBase58 } from './base58.js';
+import { decodeBase58, encodeBase58 } from '../../schema/base58.js';
 import { decodeBase64 } from './base64.js';
 import { describe, FieldError, isObject } from './field-error.js';
 import { COMPUTE_BUDGET_PROGRAM, PRECOMPILE_PROGRAMS } from './programs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBase58PublicKey } from '../../../src/ingest/base58.js';
+import { isPublicKey as isBase58PublicKey } from '../../../src/schema/base58.js';
 import { rowsToTable } from '../../../src/ingest/arrow.js';
 import { InvalidValue, normalizeValue, validateRows } from '../../../src/ingest/validate.js';
 import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';

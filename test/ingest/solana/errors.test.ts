@@ -2,7 +2,7 @@
 // Apache-2.0; see shared/data/real/PROVENANCE.md) and small synthetic blocks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../../src/ingest/solana/base58.js';
+import { encodeBase58 } from '../../../src/schema/base58.js';
 import { decodeGetBlockFile } from '../../../src/ingest/solana/get-block.js';
 import { REAL_DATA } from '../../helpers/real-data.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseJsonExact } from '../../../src/ingest/exact-json.js';
-import { decodeBase58 } from '../../../src/ingest/solana/base58.js';
+import { decodeBase58 } from '../../../src/schema/base58.js';
 import { decodeGetBlockFile, type GetBlockDecodeResult } from '../../../src/ingest/solana/get-block.js';
 import { REAL_DATA } from '../../helpers/real-data.js';
 

@@ -2,7 +2,7 @@
 // sava-software/sava (both Apache-2.0; see shared/data/real/PROVENANCE.md).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeBase58, encodeBase58 } from '../../../src/ingest/solana/base58.js';
+import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
 import { decodeBase64 } from '../../../src/ingest/solana/base64.js';
 import { decodeWireTransaction, WireFormatError } from '../../../src/ingest/solana/wire-format.js';
 import { REAL_DATA } from '../../helpers/real-data.js';
