@@ -20,6 +20,7 @@ import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+import { windowStart } from '../windows/time-windows.js';
 import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
 import { newestFeeBlock, transactionsSince, type BlockRef } from './store-queries.js';
 
@@ -27,11 +28,6 @@ const TABLE = recordTableName(WindowFees);
 const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
 for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
 
-/** Start of the window of length `w` holding time t: floor(t / w) * w, for negative t too. */
-export const windowStart = (t: bigint, w: bigint): bigint => {
-  const r = t % w;
-  return r < 0n ? t - r - w : t - r;
-};
 
 interface OpenWindow {
   start: bigint;
