@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS, type EngineSettings, type MethodContext } from './met
 import { METHOD_TABLE } from './methods/index.js';
 import type { KernelClient } from './kernels/client.js';
 import type { Platform } from './platform/platform.js';
+import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
 import { call, dispatchText, type DispatchTarget, type ResponseEntry } from './rpc/dispatch.js';
 import { RpcError, toErrorObject } from './rpc/errors.js';
@@ -55,9 +56,11 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   // the kernel worker starts with the first data that needs it, not with the engine
   const kernels = () => (kernelWorker ??= platform.startKernels());
   const priorityFees = new PriorityFeeEngine(settings, kernels);
+  const market = new MarketEngine(settings);
   const context: MethodContext = {
     options: settings,
     priorityFees,
+    market,
     get store() {
       return store;
     },
@@ -73,7 +76,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const pipeline = () =>
     (opening ??= (async () => {
       store = await openStore(await platform.openSql());
-      return new IngestPipeline(store, [...priorityFees.observers]);
+      return new IngestPipeline(store, [...priorityFees.observers, ...market.observers]);
     })());
 
   return {

@@ -2,6 +2,7 @@
  * What a method handler can read. The engine builds one context and hands it to every handler;
  * families of methods add their state here as their engines land.
  */
+import type { MarketEngine } from '../market/engine.js';
 import type { PriorityFeeEngine } from '../priorityfee/engine.js';
 import type { Store } from '../store/store.js';
 
@@ -12,6 +13,8 @@ export interface MethodContext {
   readonly store: Store | undefined;
   /** State of the chain::priorityfee::* family, fed by the ingest pipeline. */
   readonly priorityFees: PriorityFeeEngine;
+  /** State of the chain::market::* aggregates (block, ohlcv, volume, vwap, twap), fed by the ingest pipeline. */
+  readonly market: MarketEngine;
 }
 
 /** Settings the methods read (DESIGN.md 5-7 defaults). */
@@ -22,6 +25,15 @@ export interface EngineSettings {
   blockCuLimit: number;
   /** Block fill (percent) at which a block counts as saturated (default 90). */
   saturatedFillPct: number;
+  /** Quote mints worth 1 USD (DESIGN.md 7); earlier ones win when a token has several routes in one block. */
+  stablecoins: readonly string[];
+  /** Outlier threshold t of the market block aggregates (DESIGN.md 7, default 0.25). */
+  outlierThreshold: number;
 }
 
-export const DEFAULT_SETTINGS: EngineSettings = { minSamples: 100, blockCuLimit: 60_000_000, saturatedFillPct: 90 };
+/** USDC and USDT. */
+export const DEFAULT_STABLECOINS: readonly string[] = ['EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'];
+
+export const DEFAULT_SETTINGS: EngineSettings = {
+  minSamples: 100, blockCuLimit: 60_000_000, saturatedFillPct: 90, stablecoins: DEFAULT_STABLECOINS, outlierThreshold: 0.25,
+};

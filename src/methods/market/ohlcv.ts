@@ -9,6 +9,5 @@ export default defineMethod({
   summary: 'Tumbling OHLCV candles per pair, newest first; the newest may be in progress.',
   record: Candle,
   params: { base: mint('base mint filter'), quote: mint('quote mint filter'), window: window(MARKET_WINDOWS), from: time('candle open time from, inclusive', true), to: time('candle open time to, exclusive', true), limit: limit(1, 5000, 5000) },
-  // Answers from the store; over an empty store there is nothing to answer with.
-  handle: () => [],
+  handle: (params, { market }) => market.candles(params, params.window!, params.limit, params),
 });

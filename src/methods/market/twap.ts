@@ -9,6 +9,5 @@ export default defineMethod({
   summary: 'Trailing-window TWAP per pair, one data point per block in which the pair traded.',
   record: Twap,
   params: { base: mint('base mint filter'), quote: mint('quote mint filter'), window: window(MARKET_WINDOWS), limit: limit(1, 1000, 100) },
-  // Answers from the store; over an empty store there is nothing to answer with.
-  handle: () => [],
+  handle: (params, { market }) => market.twap(params, params.window!, params.limit, params.at),
 });

@@ -1,0 +1,82 @@
+/**
+ * The candles of one pair at one window size: the candle in progress (a live fold, so the newest
+ * candle answers in O(1)) and every finished candle, kept in memory as rows of a Float64Array
+ * (about 100 bytes a candle). A candle is finished when the pair's next block opens a later one;
+ * finished candles never change, so every answer, live or as-of, reads them as they are, and only
+ * the candle holding an as-of time is folded again from the pair's blocks.
+ *
+ * Why memory and not the store: candles of all 13 sizes are about 1.15 candles per pair-block
+ * (1s candles dominate), cheaper to keep as packed rows than as store rows (ids, two mints per row)
+ * and free to read back; answering 5000 candles reads 5000 rows.
+ */
+import { windowStart } from '../windows/time-windows.js';
+import { CandleFold, type CandleValues } from './candle-fold.js';
+import type { PairSeries } from './pair-series.js';
+
+const FIELDS = ['first', 'last', 'open', 'high', 'low', 'close', 'highUsd', 'lowUsd', 'volumeUsd', 'baseVolume', 'quoteVolume', 'count'] as const;
+const STRIDE = FIELDS.length;
+
+export class CandleBook {
+  /** The candle in progress: the one holding the pair's newest block. */
+  readonly open = new CandleFold();
+  #finished = 0;
+  #starts = new BigInt64Array(16);
+  #rows = new Float64Array(16 * STRIDE);
+
+  constructor(readonly width: bigint) {}
+
+  /** Finished candles, oldest first. */
+  get finished(): number {
+    return this.#finished;
+  }
+
+  /** Folds in the series' block i (the pair's newest). */
+  add(series: PairSeries, i: number): void {
+    const start = windowStart(series.time[i]!, this.width);
+    if (this.open.empty || start !== this.open.start) {
+      if (!this.open.empty) this.#push(this.open.values());
+      this.open.reset(start);
+    }
+    this.open.add(series, i);
+  }
+
+  /** Start of finished candle k. */
+  startOf(k: number): bigint {
+    return this.#starts[k]!;
+  }
+
+  /** Finished candle k (0 = oldest). */
+  candle(k: number): CandleValues {
+    const at = k * STRIDE;
+    const out = { start: this.#starts[k]! } as Record<string, number | bigint>;
+    FIELDS.forEach((f, j) => (out[f] = this.#rows[at + j]!));
+    return out as unknown as CandleValues;
+  }
+
+  /** Number of finished candles opening before `t`. */
+  countBefore(t: bigint): number {
+    let lo = 0;
+    let hi = this.#finished;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#starts[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #push(c: CandleValues): void {
+    if (this.#finished === this.#starts.length) {
+      const starts = new BigInt64Array(this.#starts.length * 2);
+      starts.set(this.#starts);
+      this.#starts = starts;
+      const rows = new Float64Array(this.#rows.length * 2);
+      rows.set(this.#rows);
+      this.#rows = rows;
+    }
+    const k = this.#finished++;
+    this.#starts[k] = c.start;
+    const at = k * STRIDE;
+    FIELDS.forEach((f, j) => (this.#rows[at + j] = c[f]));
+  }
+}

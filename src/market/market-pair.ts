@@ -1,0 +1,123 @@
+/**
+ * Everything the market engine keeps for one pair: its block series, its candles at every
+ * MARKET_WINDOWS size, and the live trailing windows that have been asked for. Answers are newest
+ * first, as of a time `at` (the blocks with time < at) or live.
+ *
+ * As-of exactness: every value is a function of the pair's blocks before `at` alone (finished
+ * candles are immutable; a candle in progress is folded again from its blocks; trailing windows
+ * are exact sums over their blocks), so an as-of answer is exactly what the live engine answered
+ * right after the newest of those blocks.
+ */
+import { MARKET_WINDOWS, windowNanos } from '../schema/time.js';
+import { windowStart } from '../windows/time-windows.js';
+import type { BlockStats } from './block-stats.js';
+import { CandleBook } from './candle-book.js';
+import { foldCandle, type CandleValues } from './candle-fold.js';
+import { PairSeries } from './pair-series.js';
+import { trailingPoint, type TrailingPoint } from './trailing-point.js';
+import { TrailingWindow } from './trailing-window.js';
+
+/** Candle open-time bounds ([from, to)) and the as-of time, ns. */
+export interface CandleRange {
+  readonly from?: bigint;
+  readonly to?: bigint;
+  readonly at?: bigint;
+}
+
+interface LiveWindow {
+  readonly window: TrailingWindow;
+  readonly width: bigint;
+  /** The point of the window's newest block, once computed. */
+  point?: TrailingPoint;
+}
+
+export class MarketPair {
+  readonly series: PairSeries;
+  readonly #books = new Map<string, CandleBook>(MARKET_WINDOWS.map((w) => [w, new CandleBook(windowNanos(w))]));
+  /** Trailing windows kept live (slid at every block) once a query has asked for them. */
+  readonly #live = new Map<string, LiveWindow>();
+
+  constructor(
+    readonly base: string,
+    readonly quote: string,
+  ) {
+    this.series = new PairSeries(base, quote);
+  }
+
+  /** Appends the pair's next block: folds it into every candle size and slides the live windows. */
+  push(stats: BlockStats): void {
+    this.series.push(stats);
+    const i = this.series.length - 1;
+    for (const book of this.#books.values()) book.add(this.series, i);
+    for (const live of this.#live.values()) this.#slide(live);
+  }
+
+  /** The newest `limit` candles of `window` opening in [from, to), as of `at`. */
+  candles(window: string, limit: number, range: CandleRange): CandleValues[] {
+    const book = this.#books.get(window)!;
+    const n = this.#blocksBefore(range.at);
+    if (n === 0) return [];
+    const { from, to } = range;
+    const s = this.series;
+    const newest = windowStart(s.time[n - 1]!, book.width);
+    const out: CandleValues[] = [];
+    if ((from === undefined || newest >= from) && (to === undefined || newest < to)) {
+      out.push(n === s.length ? book.open.values() : foldCandle(s, newest, s.countBefore(newest, 0, n), n));
+    }
+    // every candle before the newest one is finished
+    let k = book.countBefore(to !== undefined && to < newest ? to : newest);
+    while (out.length < limit && k > 0) {
+      k--;
+      if (from !== undefined && book.startOf(k) < from) break;
+      out.push(book.candle(k));
+    }
+    return out;
+  }
+
+  /** The newest `limit` trailing points of `window` as of `at`: one per block of the pair. */
+  points(window: string, limit: number, at?: bigint): TrailingPoint[] {
+    const n = this.#blocksBefore(at);
+    if (n === 0) return [];
+    const live = this.#liveWindow(window);
+    const s = this.series;
+    if (n === s.length && limit === 1) return [this.#livePoint(live)];
+    const slider = live.window.clone();
+    const out: TrailingPoint[] = [];
+    for (let j = n - 1; j >= 0 && out.length < limit; j--) {
+      if (j === s.length - 1) {
+        out.push(this.#livePoint(live));
+        continue;
+      }
+      slider.moveTo(s.countBefore(s.time[j]! + 1n - live.width, 0, j), j);
+      out.push(trailingPoint(slider, live.width));
+    }
+    return out;
+  }
+
+  #blocksBefore(at: bigint | undefined): number {
+    return at === undefined ? this.series.length : this.series.countBefore(at);
+  }
+
+  #liveWindow(window: string): LiveWindow {
+    let live = this.#live.get(window);
+    if (!live) {
+      live = { window: new TrailingWindow(this.series), width: windowNanos(window) };
+      this.#live.set(window, live);
+      this.#slide(live);
+    }
+    return live;
+  }
+
+  /** Moves a live window to the pair's newest block: adds it, removes the blocks that left. */
+  #slide(live: LiveWindow): void {
+    const s = this.series;
+    const last = s.length - 1;
+    if (last < 0 || live.window.hi === last) return;
+    live.window.moveTo(s.countBefore(s.time[last]! + 1n - live.width, live.window.hi < 0 ? 0 : live.window.lo, last), last);
+    live.point = undefined;
+  }
+
+  #livePoint(live: LiveWindow): TrailingPoint {
+    return (live.point ??= trailingPoint(live.window, live.width));
+  }
+}
