@@ -1,0 +1,484 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/generate/prng.js';
+import { STAT_SUFFIXES, suffixMillis } from '../../src/schema/records.js';
+import { OrderedMultiset } from '../../src/windows/ordered-multiset.js';
+import { SlidingBlocks } from '../../src/windows/sliding.js';
+
+const U64_MAX = (1n << 64n) - 1n;
+const TWO_53 = 1n << 53n;
+const TWO_63 = 1n << 63n;
+
+/** Every percentile of the project's stat families (mean has none). */
+const SUFFIX_MILLIS = STAT_SUFFIXES.map(suffixMillis).filter((p): p is number => p !== undefined);
+
+type Entry = readonly [key: bigint, payload: number];
+
+function compareEntries(a: Entry, b: Entry): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] - b[1];
+}
+
+/**
+ * Brute-force oracle: the entries in two flat arrays sorted by (key, payload), `size` of them. Each
+ * step copies the runs between the changes into a second pair of arrays (splicing entry by entry
+ * into 150k entries would take minutes).
+ */
+class SortedOracle {
+  keys = new BigUint64Array(1024);
+  payloads = new Float64Array(1024);
+  size = 0;
+  private spareKeys = new BigUint64Array(1024);
+  private sparePayloads = new Float64Array(1024);
+  private suffixSums: Float64Array | undefined;
+
+  apply(added: readonly Entry[], removed: readonly Entry[]): void {
+    this.rewrite([...removed].sort(compareEntries), false);
+    this.rewrite([...added].sort(compareEntries), true);
+    this.suffixSums = undefined;
+  }
+
+  /** Copies the entries to the spare arrays without `changes` (each must be present) or with them. */
+  private rewrite(changes: readonly Entry[], add: boolean): void {
+    const capacity = this.size + (add ? changes.length : 0);
+    if (this.spareKeys.length < capacity) {
+      this.spareKeys = new BigUint64Array(2 * capacity);
+      this.sparePayloads = new Float64Array(2 * capacity);
+    }
+    const keys = this.spareKeys;
+    const payloads = this.sparePayloads;
+    let read = 0;
+    let write = 0;
+    const copyUpTo = (end: number): void => {
+      keys.set(this.keys.subarray(read, end), write);
+      payloads.set(this.payloads.subarray(read, end), write);
+      write += end - read;
+      read = end;
+    };
+    for (const entry of changes) {
+      const at = this.bound(entry, read, add);
+      copyUpTo(at);
+      if (add) {
+        keys[write] = entry[0];
+        payloads[write++] = entry[1];
+      } else {
+        if (at === this.size || this.keys[at] !== entry[0] || this.payloads[at] !== entry[1]) {
+          throw new Error(`oracle: no entry ${entry}`);
+        }
+        read++;
+      }
+    }
+    copyUpTo(this.size);
+    [this.spareKeys, this.sparePayloads, this.keys, this.payloads] = [this.keys, this.payloads, keys, payloads];
+    this.size = write;
+  }
+
+  /** First index >= from whose entry is >= `entry` (> when `after`). */
+  private bound(entry: Entry, from: number, after: boolean): number {
+    let a = from;
+    let b = this.size;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      const key = this.keys[m];
+      const before = key < entry[0] || (key === entry[0] && (this.payloads[m] < entry[1] || (after && this.payloads[m] === entry[1])));
+      if (before) a = m + 1;
+      else b = m;
+    }
+    return a;
+  }
+
+  percentile(millis: number): bigint {
+    const rank = (BigInt(millis) * BigInt(this.size) + 99_999n) / 100_000n;
+    return this.keys[Math.max(0, Number(rank) - 1)];
+  }
+
+  /** Index of the first key >= x (or > x when `strict`). */
+  private keyBound(x: bigint, strict: boolean): number {
+    let a = 0;
+    let b = this.size;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      const key = this.keys[m];
+      if (key < x || (strict && key === x)) a = m + 1;
+      else b = m;
+    }
+    return a;
+  }
+
+  countAtLeast(x: bigint): number {
+    return this.size - this.keyBound(x, false);
+  }
+
+  countAtMost(x: bigint): number {
+    return this.keyBound(x, true);
+  }
+
+  payloadSumAtLeast(x: bigint): number {
+    if (this.suffixSums === undefined) {
+      // Neumaier-compensated suffix sums
+      const sums = new Float64Array(this.size + 1);
+      let sum = 0;
+      let compensation = 0;
+      for (let i = this.size - 1; i >= 0; i--) {
+        const value = this.payloads[i];
+        const next = sum + value;
+        compensation += Math.abs(sum) >= Math.abs(value) ? sum - next + value : value - next + sum;
+        sum = next;
+        sums[i] = sum + compensation;
+      }
+      this.suffixSums = sums;
+    }
+    return this.suffixSums[this.keyBound(x, false)];
+  }
+}
+
+const PRESET_KEYS = [1n, 1_000n, 10_000n, 50_000n, 100_000n, 1_000_000n, TWO_53 - 1n, TWO_53, TWO_53 + 1n, TWO_63, U64_MAX - 1n, U64_MAX];
+
+/** A priority-fee-like key: many repeated presets, a log-normal bulk, a tail above 2^53 and near 2^64. */
+function drawKey(rng: Rng, pool?: readonly bigint[]): bigint {
+  if (pool !== undefined) return pool[rng.int(pool.length)];
+  const r = rng.float();
+  if (r < 0.3) return PRESET_KEYS[rng.int(PRESET_KEYS.length)];
+  if (r < 0.88) return BigInt(Math.floor(rng.logNormal(20_000, 2.5)));
+  if (r < 0.93) return TWO_53 + BigInt(rng.u32()) * 1_000_003n;
+  if (r < 0.97) return (BigInt(rng.u32()) << 32n) | BigInt(rng.u32());
+  return U64_MAX - BigInt(rng.int(1000));
+}
+
+interface Block {
+  keys: BigUint64Array;
+  payloads: Float64Array;
+}
+
+/** A block's samples: payloads are positions i / (n - 1), some on a coarse grid, some exact repeats. */
+function drawBlock(rng: Rng, maxKeys: number, pool?: readonly bigint[]): Block {
+  const n = rng.chance(0.05) ? 0 : rng.int(maxKeys + 1);
+  const keys = new BigUint64Array(n);
+  const payloads = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && rng.chance(0.05)) {
+      const j = rng.int(i);
+      keys[i] = keys[j];
+      payloads[i] = payloads[j];
+      continue;
+    }
+    keys[i] = drawKey(rng, pool);
+    payloads[i] = rng.chance(0.1) ? rng.int(8) / 8 : n === 1 ? 0 : i / (n - 1);
+  }
+  return { keys, payloads };
+}
+
+function entriesOf(block: Block): Entry[] {
+  return Array.from(block.keys, (key, i) => [key, block.payloads[i]] as const);
+}
+
+interface Scenario {
+  seed: number;
+  blocks: number;
+  windowBlocks: number;
+  maxBlockKeys: number;
+  chunkCapacity?: number;
+  keyPool?: readonly bigint[];
+}
+
+function fail(step: string, what: string, actual: unknown, expected: unknown): never {
+  expect.unreachable(`${step}: ${what} = ${actual}, expected ${expected}`);
+  throw new Error('unreachable');
+}
+
+/**
+ * Slides a window over `blocks` blocks, then drains it; after every step queries the multiset and,
+ * when `check`, compares it with the oracle. Returns every payload sum it asked for.
+ */
+function simulate(scenario: Scenario, check: boolean): Float64Array {
+  const rng = Rng.from(scenario.seed, 'ordered-multiset');
+  const set = new OrderedMultiset({ chunkCapacity: scenario.chunkCapacity });
+  const oracle = new SortedOracle();
+  const window = new SlidingBlocks<Block>();
+  const sums: number[] = [];
+  const span = BigInt(scenario.windowBlocks) * 400n;
+  let time = 1_700_000_000_000n;
+
+  const verify = (step: string): void => {
+    const n = set.size;
+    if (check && n !== oracle.size) fail(step, 'size', n, oracle.size);
+    if (n === 0) {
+      if (check) {
+        expect(() => set.percentile(50_000)).toThrow(RangeError);
+        expect(set.countAtLeast(0n)).toBe(0);
+        expect(set.payloadSumAtLeast(0n)).toBe(0);
+      }
+      return;
+    }
+    const percentiles = set.percentiles(SUFFIX_MILLIS);
+    const ranks = [rng.int(n), rng.int(n), rng.int(n), 0, n - 1];
+    const kths = ranks.map((k) => set.kth(k));
+    const hit = set.kth(rng.int(n));
+    const min = set.min();
+    const max = set.max();
+    const probes = [hit, hit - 1n, hit + 1n, drawKey(rng, scenario.keyPool), 0n, -1n, min - 1n, max + 1n, U64_MAX, U64_MAX + 1n];
+    if (check) {
+      SUFFIX_MILLIS.forEach((millis, i) => {
+        const expected = oracle.percentile(millis);
+        if (percentiles[i] !== expected) fail(step, `percentiles p${millis / 1000}`, percentiles[i], expected);
+        if (set.percentile(millis) !== expected) fail(step, `percentile p${millis / 1000}`, set.percentile(millis), expected);
+      });
+      ranks.forEach((k, i) => {
+        if (kths[i] !== oracle.keys[k]) fail(step, `kth(${k})`, kths[i], oracle.keys[k]);
+      });
+      if (min !== oracle.keys[0]) fail(step, 'min', min, oracle.keys[0]);
+      if (max !== oracle.keys[n - 1]) fail(step, 'max', max, oracle.keys[n - 1]);
+    }
+    for (const x of probes) {
+      const atLeast = set.countAtLeast(x);
+      const atMost = set.countAtMost(x);
+      const sum = set.payloadSumAtLeast(x);
+      sums.push(sum);
+      if (!check) continue;
+      if (atLeast !== oracle.countAtLeast(x)) fail(step, `countAtLeast(${x})`, atLeast, oracle.countAtLeast(x));
+      if (atMost !== oracle.countAtMost(x)) fail(step, `countAtMost(${x})`, atMost, oracle.countAtMost(x));
+      const expected = oracle.payloadSumAtLeast(x);
+      if (!(Math.abs(sum - expected) <= 1e-12 * Math.abs(expected))) fail(step, `payloadSumAtLeast(${x})`, sum, expected);
+    }
+  };
+
+  const expire = (start: bigint): Entry[] => {
+    const removed: Entry[] = [];
+    for (const { data } of window.expire(start)) {
+      // callers may hand a block back in any order
+      if (rng.chance(0.3)) set.remove(data.keys.slice().reverse(), data.payloads.slice().reverse());
+      else set.remove(data.keys, data.payloads);
+      if (check) removed.push(...entriesOf(data));
+    }
+    return removed;
+  };
+
+  for (let b = 0; b < scenario.blocks; b++) {
+    time += rng.chance(0.02) ? 4_000n : rng.chance(0.1) ? 800n : 400n;
+    const block = drawBlock(rng, scenario.maxBlockKeys, scenario.keyPool);
+    window.push(time, block);
+    set.add(block.keys, block.payloads);
+    // the window is [time + 1 - span, time + 1): the new block is in it
+    const removed = expire(time + 1n - span);
+    if (check) oracle.apply(entriesOf(block), removed);
+    verify(`block ${b}`);
+  }
+  while (window.size > 0) {
+    time += span / 8n;
+    const removed = expire(time + 1n - span);
+    if (check) oracle.apply([], removed);
+    verify(`drain at ${time}`);
+  }
+  expect(set.size).toBe(0);
+  return Float64Array.from(sums);
+}
+
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}
+
+describe('OrderedMultiset against a sorted-array oracle', () => {
+  const scenarios: [string, Scenario][] = [
+    ['priority-fee shape: 600-key blocks, 500-block window over 3000 blocks', { seed: 1, blocks: 3000, windowBlocks: 500, maxBlockKeys: 600 }],
+    ['tiny chunks (every split, merge and rebalance path)', { seed: 2, blocks: 1500, windowBlocks: 40, maxBlockKeys: 60, chunkCapacity: 8 }],
+    ['few distinct keys: long runs of equal keys across chunks', { seed: 3, blocks: 800, windowBlocks: 30, maxBlockKeys: 80, chunkCapacity: 16, keyPool: [7n, 8n, U64_MAX] }],
+  ];
+  for (const [name, scenario] of scenarios) {
+    it(name, () => {
+      const sums = simulate(scenario, true);
+      expect(sums.length).toBeGreaterThan(1000);
+      // determinism: the same operations give bit-identical payload sums
+      expect(sameBits(simulate(scenario, false), sums)).toBe(true);
+    });
+  }
+});
+
+describe('OrderedMultiset edge cases', () => {
+  it('empty', () => {
+    const set = new OrderedMultiset();
+    expect(set.size).toBe(0);
+    expect(() => set.percentile(50_000)).toThrow(RangeError);
+    expect(() => set.percentiles([0])).toThrow(RangeError);
+    expect(set.percentiles([])).toEqual(new BigUint64Array(0));
+    expect(() => set.kth(0)).toThrow(RangeError);
+    expect(() => set.min()).toThrow(RangeError);
+    expect(() => set.max()).toThrow(RangeError);
+    expect(set.countAtLeast(0n)).toBe(0);
+    expect(set.countAtMost(U64_MAX)).toBe(0);
+    expect(set.payloadSumAtLeast(0n)).toBe(0);
+  });
+
+  it('single entry', () => {
+    const set = new OrderedMultiset();
+    set.addOne(U64_MAX, 0.25);
+    expect(set.size).toBe(1);
+    expect([...set.percentiles(SUFFIX_MILLIS)].every((v) => v === U64_MAX)).toBe(true);
+    expect(set.kth(0)).toBe(U64_MAX);
+    expect(set.min()).toBe(U64_MAX);
+    expect(set.max()).toBe(U64_MAX);
+    expect(set.countAtLeast(U64_MAX)).toBe(1);
+    expect(set.countAtMost(U64_MAX - 1n)).toBe(0);
+    expect(set.payloadSumAtLeast(U64_MAX)).toBe(0.25);
+    expect(set.payloadSumAtLeast(U64_MAX + 1n)).toBe(0);
+    set.removeOne(U64_MAX, 0.25);
+    expect(set.size).toBe(0);
+  });
+
+  it('all duplicates, across many chunks', () => {
+    const set = new OrderedMultiset({ chunkCapacity: 8 });
+    const keys = new BigUint64Array(5000).fill(TWO_53 + 1n);
+    const payloads = new Float64Array(5000).fill(1);
+    set.add(keys, payloads);
+    expect([...set.percentiles(SUFFIX_MILLIS)].every((v) => v === TWO_53 + 1n)).toBe(true);
+    expect(set.countAtLeast(TWO_53 + 1n)).toBe(5000);
+    expect(set.countAtLeast(TWO_53 + 2n)).toBe(0);
+    expect(set.countAtMost(TWO_53)).toBe(0);
+    expect(set.countAtMost(TWO_53 + 1n)).toBe(5000);
+    expect(set.payloadSumAtLeast(TWO_53 + 1n)).toBe(5000);
+    set.remove(keys.subarray(0, 4999), payloads.subarray(0, 4999));
+    expect(set.size).toBe(1);
+    expect(set.payloadSumAtLeast(0n)).toBe(1);
+    expect(() => set.remove(keys.subarray(0, 2), payloads.subarray(0, 2))).toThrow(RangeError);
+    expect(set.size).toBe(1);
+  });
+
+  it('removing a missing entry throws and leaves the contents unchanged', () => {
+    const set = new OrderedMultiset({ chunkCapacity: 8 });
+    const keys = BigUint64Array.from({ length: 40 }, (_, i) => BigInt(i % 10));
+    const payloads = Float64Array.from({ length: 40 }, (_, i) => i / 39);
+    set.add(keys, payloads);
+    const before = set.percentiles(SUFFIX_MILLIS);
+    const sumBefore = set.payloadSumAtLeast(0n);
+    expect(() => set.removeOne(3n, 0.5)).toThrow(RangeError); // key present, payload not
+    expect(() => set.removeOne(99n, 0)).toThrow(RangeError);
+    expect(() => set.remove(BigUint64Array.of(0n, 1n, 11n), Float64Array.of(0, 1 / 39, 0))).toThrow(RangeError);
+    expect(() => set.remove(BigUint64Array.of(0n, 0n), Float64Array.of(0, 0))).toThrow(RangeError); // present once
+    expect(set.size).toBe(40);
+    expect(set.percentiles(SUFFIX_MILLIS)).toEqual(before);
+    expect(set.payloadSumAtLeast(0n)).toBeCloseTo(sumBefore, 12);
+    set.remove(BigUint64Array.of(0n, 1n), Float64Array.of(0, 1 / 39));
+    expect(set.size).toBe(38);
+    expect(() => new OrderedMultiset().removeOne(0n)).toThrow(RangeError);
+  });
+
+  it('nearest rank in integer arithmetic: n = 100, p55 is the 55th smallest', () => {
+    const set = new OrderedMultiset({ chunkCapacity: 8 });
+    const rng = Rng.from(4, 'shuffle');
+    const keys = BigUint64Array.from({ length: 100 }, (_, i) => BigInt(i + 1));
+    for (let i = keys.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [keys[i], keys[j]] = [keys[j], keys[i]];
+    }
+    set.add(keys);
+    expect(set.percentile(55_000)).toBe(55n);
+    expect(set.percentile(0)).toBe(1n);
+    expect(set.percentile(500)).toBe(1n);
+    expect(set.percentile(1_000)).toBe(1n);
+    expect(set.percentile(1_001)).toBe(2n);
+    expect(set.percentile(50_000)).toBe(50n);
+    expect(set.percentile(99_900)).toBe(100n);
+    expect(set.percentile(100_000)).toBe(100n);
+    expect(set.percentiles(Uint32Array.of(25_000, 75_000, 99_000))).toEqual(BigUint64Array.of(25n, 75n, 99n));
+    for (const bad of [-1, 100_001, 1.5, Number.NaN]) expect(() => set.percentile(bad)).toThrow(RangeError);
+    expect(() => set.kth(100)).toThrow(RangeError);
+    expect(() => set.kth(-1)).toThrow(RangeError);
+  });
+
+  it('counts and payload sums on a small example', () => {
+    const set = new OrderedMultiset();
+    set.add(BigUint64Array.of(2n, 1n, 3n, 2n), Float64Array.of(1, 0.5, 4, 2));
+    expect(set.countAtLeast(2n)).toBe(3);
+    expect(set.countAtMost(2n)).toBe(3);
+    expect(set.payloadSumAtLeast(2n)).toBe(7);
+    expect(set.payloadSumAtLeast(3n)).toBe(4);
+    expect(set.payloadSumAtLeast(4n)).toBe(0);
+    expect(set.payloadSumAtLeast(-1n)).toBe(7.5);
+    expect(set.countAtLeast(-1n)).toBe(4);
+    expect(set.countAtMost(0n)).toBe(0);
+    expect(set.countAtMost(U64_MAX + 5n)).toBe(4);
+    expect(set.countAtLeast(1n << 70n)).toBe(0);
+  });
+
+  it('keys stay exact above 2^53 and up to 2^64 - 1', () => {
+    const set = new OrderedMultiset();
+    const keys = BigUint64Array.of(U64_MAX, TWO_53 + 1n, U64_MAX - 1n, TWO_53, TWO_63 - 1n, TWO_63, 0n);
+    set.add(keys);
+    expect([0, 1, 2, 3, 4, 5, 6].map((k) => set.kth(k))).toEqual([0n, TWO_53, TWO_53 + 1n, TWO_63 - 1n, TWO_63, U64_MAX - 1n, U64_MAX]);
+    expect(set.countAtLeast(TWO_53 + 1n)).toBe(5);
+    expect(set.countAtMost(TWO_63 - 1n)).toBe(4);
+  });
+
+  it('batches may be subarrays; payloads default to 0; -0 is stored as 0', () => {
+    const set = new OrderedMultiset();
+    const keys = BigUint64Array.of(9n, 9n, 5n, 6n, 7n, 9n);
+    set.add(keys.subarray(2, 5));
+    expect([set.min(), set.max(), BigInt(set.size)]).toEqual([5n, 7n, 3n]);
+    set.remove(keys.subarray(3, 4));
+    expect(set.countAtMost(6n)).toBe(1);
+    set.addOne(8n, -0);
+    set.removeOne(8n, 0);
+    set.addOne(8n, 0);
+    set.remove(BigUint64Array.of(8n), Float64Array.of(-0));
+    expect(Object.is(set.payloadSumAtLeast(0n), 0)).toBe(true);
+  });
+
+  it('rejects bad input without changing anything', () => {
+    const set = new OrderedMultiset();
+    expect(() => set.add(BigUint64Array.of(1n, 2n), Float64Array.of(1))).toThrow(RangeError);
+    expect(() => set.add(BigUint64Array.of(1n, 2n), Float64Array.of(1, Number.NaN))).toThrow(RangeError);
+    expect(() => set.addOne(-1n)).toThrow(RangeError);
+    expect(() => set.addOne(U64_MAX + 1n)).toThrow(RangeError);
+    expect(set.size).toBe(0);
+    expect(() => new OrderedMultiset({ chunkCapacity: 7 })).toThrow(RangeError);
+    expect(() => new OrderedMultiset({ chunkCapacity: 4 })).toThrow(RangeError);
+  });
+
+  it('clear empties and the set is reusable', () => {
+    const set = new OrderedMultiset({ chunkCapacity: 8 });
+    set.add(BigUint64Array.from({ length: 100 }, (_, i) => BigInt(i)));
+    set.clear();
+    expect(set.size).toBe(0);
+    expect(set.countAtLeast(0n)).toBe(0);
+    set.add(BigUint64Array.of(3n, 1n, 2n), Float64Array.of(3, 1, 2));
+    expect(set.percentiles([0, 50_000, 100_000])).toEqual(BigUint64Array.of(1n, 2n, 3n));
+    expect(set.payloadSumAtLeast(2n)).toBe(5);
+  });
+});
+
+describe('SlidingBlocks', () => {
+  it('expires blocks before the window start; a block exactly at the start stays', () => {
+    const window = new SlidingBlocks<string>();
+    window.push(100n, 'a');
+    window.push(200n, 'b');
+    window.push(200n, 'c');
+    window.push(300n, 'd');
+    expect(window.expire(100n)).toEqual([]);
+    expect(window.expire(200n)).toEqual([{ timestamp: 100n, data: 'a' }]);
+    expect(window.size).toBe(3);
+    expect(window.expire(201n).map((b) => b.data)).toEqual(['b', 'c']);
+    expect(window.oldest()?.data).toBe('d');
+    expect(window.newest()?.data).toBe('d');
+    expect(() => window.push(299n, 'x')).toThrow(RangeError);
+    window.push(300n, 'e');
+    expect(window.expire(300n)).toEqual([]);
+    expect(window.expire(1000n).map((b) => b.data)).toEqual(['d', 'e']);
+    expect(window.size).toBe(0);
+    expect(window.oldest()).toBeUndefined();
+    expect(window.newest()).toBeUndefined();
+    window.push(5n, 'after');
+    expect([...window].map((b) => b.data)).toEqual(['after']);
+  });
+
+  it('keeps time order through many pushes and expiries', () => {
+    const window = new SlidingBlocks<number>();
+    let next = 0;
+    for (let step = 0; step < 300; step++) {
+      for (let i = 0; i < 5; i++) window.push(BigInt(next), next++);
+      const start = BigInt(Math.max(0, next - 40));
+      const expired = window.expire(start);
+      expect(expired.every((b) => b.timestamp < start)).toBe(true);
+      expect([...window].map((b) => b.data)).toEqual(Array.from({ length: next - Number(start) }, (_, i) => Number(start) + i));
+    }
+    window.clear();
+    expect(window.size).toBe(0);
+  });
+});
