@@ -47,10 +47,13 @@ export class CandleBook {
 
   /** Finished candle k (0 = oldest). */
   candle(k: number): CandleValues {
+    const r = this.#rows;
     const at = k * STRIDE;
-    const out = { start: this.#starts[k]! } as Record<string, number | bigint>;
-    FIELDS.forEach((f, j) => (out[f] = this.#rows[at + j]!));
-    return out as unknown as CandleValues;
+    return {
+      start: this.#starts[k]!, first: r[at]!, last: r[at + 1]!, open: r[at + 2]!, high: r[at + 3]!, low: r[at + 4]!,
+      close: r[at + 5]!, highUsd: r[at + 6]!, lowUsd: r[at + 7]!, volumeUsd: r[at + 8]!, baseVolume: r[at + 9]!,
+      quoteVolume: r[at + 10]!, count: r[at + 11]!,
+    };
   }
 
   /** Number of finished candles opening before `t`. */

@@ -27,7 +27,7 @@ import { blockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTrades } from './chunk-trades.js';
 import { MarketPair, type CandleRange } from './market-pair.js';
-import { comparePairs, matchesPair, type PairFilter } from './pairs.js';
+import { comparePairs, matchesPair, mergeOrdered, type PairFilter } from './pairs.js';
 import type { TrailingPoint } from './trailing-point.js';
 import { twapRecord, volumeRecord, vwapRecord, type PointKey } from './trailing-records.js';
 import { UsdPrices } from './usd-prices.js';
@@ -71,10 +71,10 @@ export class MarketEngine implements ChunkObserver {
   /** chain::market::ohlcv: newest first (open time descending, then base and quote). */
   candles(filter: PairFilter, window: string, limit: number, range: CandleRange): CandleRecord[] {
     const width = windowNanos(window);
-    const all = this.#matching(filter).flatMap((pair) =>
-      pair.candles(window, limit, range).map((c) => ({ pair, c })));
-    all.sort((x, y) => (x.c.start !== y.c.start ? (x.c.start > y.c.start ? -1 : 1) : comparePairs(x.pair, y.pair)));
-    return all.slice(0, limit).map(({ pair, c }) => candleRecord(pair.series, window, width, c));
+    const lists = this.#matching(filter).map((pair) => pair.candles(window, limit, range).map((c) => ({ pair, c })));
+    const newer = (x: (typeof lists)[number][number], y: typeof x) =>
+      x.c.start !== y.c.start ? (x.c.start > y.c.start ? -1 : 1) : comparePairs(x.pair, y.pair);
+    return mergeOrdered(lists, newer, limit).map(({ pair, c }) => candleRecord(pair.series, window, width, c));
   }
 
   /** chain::market::volume: newest first (time, slot descending, then base and quote). */
@@ -94,12 +94,12 @@ export class MarketEngine implements ChunkObserver {
 
   #points<R>(filter: PairFilter, window: string, limit: number, at: bigint | undefined, record: (k: PointKey, p: TrailingPoint) => R): R[] {
     const width = windowNanos(window);
-    const all = this.#matching(filter).flatMap((pair) => pair.points(window, limit, at).map((p) => ({ pair, p })));
-    all.sort((x, y) =>
+    const lists = this.#matching(filter).map((pair) => pair.points(window, limit, at).map((p) => ({ pair, p })));
+    const newer = (x: (typeof lists)[number][number], y: typeof x) =>
       x.p.time !== y.p.time ? (x.p.time > y.p.time ? -1 : 1)
       : x.p.slot !== y.p.slot ? (x.p.slot > y.p.slot ? -1 : 1)
-      : comparePairs(x.pair, y.pair));
-    return all.slice(0, limit).map(({ pair, p }) => record({ base: pair.base, quote: pair.quote, window, width }, p));
+      : comparePairs(x.pair, y.pair);
+    return mergeOrdered(lists, newer, limit).map(({ pair, p }) => record({ base: pair.base, quote: pair.quote, window, width }, p));
   }
 
   #matching(filter: PairFilter): MarketPair[] {

@@ -34,8 +34,8 @@ export class ExactSum {
       if (lo !== 0) p[kept++] = lo;
       x = hi;
     }
-    p.length = kept;
-    if (x !== 0) p.push(x);
+    if (x !== 0) p[kept++] = x;
+    if (p.length !== kept) p.length = kept;
   }
 
   /** Removes x: adds -x. */

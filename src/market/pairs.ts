@@ -15,3 +15,39 @@ export const matchesPair = (filter: PairFilter, base: string, quote: string): bo
 /** Order of pairs in answers that tie on time: base, then quote, ascending. */
 export const comparePairs = (a: { base: string; quote: string }, b: { base: string; quote: string }): number =>
   compareText(a.base, b.base) || compareText(a.quote, b.quote);
+
+/**
+ * The first `limit` items of lists that are each already in answer order (`order` < 0: a comes
+ * first), merged with a binary heap of the lists' heads: O(limit x log(lists)), no sort.
+ */
+export function mergeOrdered<T>(lists: readonly (readonly T[])[], order: (a: T, b: T) => number, limit: number): T[] {
+  const heap = lists.filter((list) => list.length > 0).map((list) => ({ list, next: 0 }));
+  if (heap.length <= 1) return (heap[0]?.list ?? []).slice(0, limit);
+  const head = (i: number) => heap[i]!.list[heap[i]!.next]!;
+  const less = (i: number, j: number) => order(head(i), head(j)) < 0;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let top = i;
+      if (l < heap.length && less(l, top)) top = l;
+      if (r < heap.length && less(r, top)) top = r;
+      if (top === i) return;
+      swap(i, top);
+      i = top;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const out: T[] = [];
+  while (out.length < limit && heap.length > 0) {
+    const first = heap[0]!;
+    out.push(first.list[first.next++]!);
+    if (first.next === first.list.length) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    if (heap.length > 0) down(0);
+  }
+  return out;
+}
