@@ -36,8 +36,11 @@ export class BlockLog {
     }
   }
 
-  /** The newest `limit` records of the matching pairs with timestamp < at (all when at is omitted). */
-  async records(store: Store | undefined, filter: PairFilter, limit: number, at?: bigint): Promise<BlockTradesRecord[]> {
+  /**
+   * The newest `limit` records of the matching pairs with timestamp < at (all when at is omitted).
+   * `fromSlot`: no answer record is older (lets the store scan only the newest slots).
+   */
+  async records(store: Store | undefined, filter: PairFilter, limit: number, at?: bigint, fromSlot?: bigint): Promise<BlockTradesRecord[]> {
     if (!store) return [];
     const out: BlockTradesRecord[] = [];
     for (let i = this.#recent.length - 1; i >= 0 && out.length < limit; i--) {
@@ -46,6 +49,7 @@ export class BlockLog {
     }
     if (out.length === limit || this.#complete) return out;
     const where: string[] = [];
+    if (fromSlot !== undefined) where.push(`slot >= ${sqlInteger(fromSlot)}`);
     if (at !== undefined) where.push(`"timestamp" < ${sqlInteger(at)}`);
     if (filter.base !== undefined) where.push(`base = ${sqlString(filter.base)}`);
     if (filter.quote !== undefined) where.push(`quote = ${sqlString(filter.quote)}`);

@@ -65,7 +65,16 @@ export class MarketEngine implements ChunkObserver {
 
   /** chain::market::block: newest first (slot descending, then base and quote). */
   blocks(store: Store | undefined, filter: PairFilter, limit: number, at?: bigint): Promise<BlockTradesRecord[]> {
-    return this.#blocks.records(store, filter, limit, at);
+    // every pair's `limit`-th newest block before `at` bounds the answer's oldest slot
+    let fromSlot: bigint | undefined;
+    for (const { series } of this.#matching(filter)) {
+      const n = at === undefined ? series.length : series.countBefore(at);
+      if (n === 0) continue;
+      const slot = BigInt(series.values.slot[Math.max(0, n - limit)]!);
+      if (fromSlot === undefined || slot < fromSlot) fromSlot = slot;
+    }
+    if (fromSlot === undefined) return Promise.resolve([]);
+    return this.#blocks.records(store, filter, limit, at, fromSlot);
   }
 
   /** chain::market::ohlcv: newest first (open time descending, then base and quote). */

@@ -109,7 +109,7 @@ export class TrailingWindow {
   #stretch(k: number, sign: 1 | -1): void {
     const s = this.series;
     const held = Number(s.time[k + 1]! - s.time[k]!);
-    if (held === 0) return;
+    if (held <= 0) return; // blocks sharing a time hold for 0 ns
     const close = s.values.close[k]!;
     const u = s.values.quoteUsd[k]!;
     this.weighted.addProduct(close, held, sign);
