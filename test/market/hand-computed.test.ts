@@ -196,3 +196,19 @@ describe('market methods on hand-computed trades', () => {
     }
   });
 });
+
+describe('market engine settings', () => {
+  it('outlierThreshold and stablecoins', async () => {
+    const engine = await createEngine({ outlierThreshold: 5, stablecoins: [] });
+    try {
+      await engine.ingest({ trades: TRADES });
+      const blocks = (await engine.call('chain::market::block', { base: SOL_MINT })) as Wire[];
+      // 500 < 100 x (1 + 5): no outlier at slot 100; no stablecoin: no USD price anywhere
+      expectRecord(blocks.find((r) => r.slot === '100'), { outlier_count: '0', outlier_volume_pct: '0', vwap: 200.5, quote_usd_price: null, volume_usd: null });
+      const [candle] = (await engine.call('chain::market::ohlcv', { base: SOL_MINT, window: '24h' })) as Wire[];
+      expectRecord(candle, { open: '100', close: '130', data_points: '6', volume_usd: null, open_usd: null });
+    } finally {
+      await engine.close();
+    }
+  });
+});
