@@ -15,12 +15,14 @@ import { matchesPair } from './pairs.js';
 
 /** Newest records answered from memory (the method's largest limit). */
 const RECENT = 1000;
+/** The store table of chain::market::block records. */
 export const BLOCK_TRADES_TABLE = recordTableName(BlockTrades);
 
 /** Answer order reversed: slot ascending, then base and quote descending (so the newest is last). */
 const memoryOrder = (a: BlockTradesRecord, b: BlockTradesRecord): number =>
   a.slot !== b.slot ? (BigInt(a.slot!) < BigInt(b.slot!) ? -1 : 1) : compareText(b.base, a.base) || compareText(b.quote, a.quote);
 
+/** The block records: the newest in memory, all in the store. */
 export class BlockLog {
   /** In memoryOrder: the newest record last. */
   #recent: BlockTradesRecord[] = [];

@@ -16,6 +16,7 @@ import type { PairSeries } from './pair-series.js';
 const FIELDS = ['first', 'last', 'open', 'high', 'low', 'close', 'highUsd', 'lowUsd', 'volumeUsd', 'baseVolume', 'quoteVolume', 'count'] as const;
 const STRIDE = FIELDS.length;
 
+/** One pair's candles of one width: the one in progress and the finished ones. */
 export class CandleBook {
   /** The candle in progress: the one holding the pair's newest block. */
   readonly open = new CandleFold();

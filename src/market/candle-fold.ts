@@ -32,6 +32,7 @@ export interface CandleValues {
   count: number;
 }
 
+/** A candle being folded block by block; `reset` starts the next one. */
 export class CandleFold {
   start = 0n;
   first = -1;

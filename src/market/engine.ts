@@ -34,6 +34,7 @@ import { UsdPrices } from './usd-prices.js';
 
 const NOTHING: ChunkEffect = { records: [], apply() {} };
 
+/** The market family's pipeline observer and the query functions of its five methods. */
 export class MarketEngine implements ChunkObserver {
   readonly #blocks = new BlockLog();
   readonly #usd: UsdPrices;

@@ -14,6 +14,7 @@
 
 const SPLITTER = 134_217_729; // 2^27 + 1 (Veltkamp split of a 53-bit significand)
 
+/** An exact running sum of floats; see the module comment. */
 export class ExactSum {
   /** Non-overlapping partials, increasing in magnitude, none zero. */
   #partials: number[] = [];

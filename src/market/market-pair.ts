@@ -31,6 +31,7 @@ interface LiveWindow {
   point?: TrailingPoint;
 }
 
+/** One pair's series, candle books and live trailing windows. */
 export class MarketPair {
   readonly series: PairSeries;
   readonly #books = new Map<string, CandleBook>(MARKET_WINDOWS.map((w) => [w, new CandleBook(windowNanos(w))]));

@@ -11,6 +11,7 @@ const FLOAT_COLUMNS = [
 ] as const;
 type FloatColumn = (typeof FLOAT_COLUMNS)[number];
 
+/** A pair's blocks as growable columns, oldest first. */
 export class PairSeries {
   length = 0;
   /** Block times, ns, not decreasing. */

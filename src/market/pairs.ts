@@ -4,11 +4,13 @@
  */
 import { compareText } from './chunk-trades.js';
 
+/** The base and quote params of a market method. */
 export interface PairFilter {
   readonly base?: string;
   readonly quote?: string;
 }
 
+/** Whether the pair passes the filter. */
 export const matchesPair = (filter: PairFilter, base: string, quote: string): boolean =>
   (filter.base === undefined || filter.base === base) && (filter.quote === undefined || filter.quote === quote);
 

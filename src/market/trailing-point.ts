@@ -12,6 +12,7 @@
 import { ExactSum } from './exact-sum.js';
 import type { TrailingWindow } from './trailing-window.js';
 
+/** The values of one trailing data point, before they become records. */
 export interface TrailingPoint {
   /** Series index of the block the point belongs to. */
   index: number;

@@ -18,6 +18,7 @@ export interface PointKey {
 
 const ratio = (num: number | null, den: number): number | null => (num === null || den === 0 ? null : num / den);
 
+/** chain::market::volume (seed 2.8). */
 export function volumeRecord(k: PointKey, p: TrailingPoint): VolumeRecord {
   return {
     id: recordId('chain::market::volume', k.base, k.quote, k.window, p.slot),
@@ -44,6 +45,7 @@ export function volumeRecord(k: PointKey, p: TrailingPoint): VolumeRecord {
   };
 }
 
+/** chain::market::vwap (seed 2.9). */
 export function vwapRecord(k: PointKey, p: TrailingPoint): VwapRecord {
   return {
     id: recordId('chain::market::vwap', k.base, k.quote, k.window, p.slot),
@@ -66,6 +68,7 @@ export function vwapRecord(k: PointKey, p: TrailingPoint): VwapRecord {
   };
 }
 
+/** chain::market::twap (seed 2.10). */
 export function twapRecord(k: PointKey, p: TrailingPoint): TwapRecord {
   const seconds = (x: number | null) => (x === null ? null : x / 1e9);
   const covered = Number(p.duration);

@@ -15,6 +15,7 @@
 import { ExactSum } from './exact-sum.js';
 import type { PairSeries } from './pair-series.js';
 
+/** Exact sums over blocks [lo, hi] of a pair's series; see the module comment. */
 export class TrailingWindow {
   /** The window is blocks [lo, hi]; empty when hi < lo. */
   lo = 0;

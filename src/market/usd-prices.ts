@@ -13,6 +13,7 @@ interface Quoted {
   price: number;
 }
 
+/** The latest USD price of every quote token with a stablecoin route. */
 export class UsdPrices {
   /** Per token, its latest block VWAP against a stablecoin. */
   #latest = new Map<string, Quoted>();
