@@ -56,7 +56,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   // the kernel worker starts with the first data that needs it, not with the engine
   const kernels = () => (kernelWorker ??= platform.startKernels());
   const priorityFees = new PriorityFeeEngine(settings, kernels);
-  const market = new MarketEngine(settings);
+  const market = new MarketEngine(settings, kernels);
   const context: MethodContext = {
     options: settings,
     priorityFees,

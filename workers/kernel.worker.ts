@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { KernelWorkerApi } from '../src/kernels/client.js';
 import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
 import { createKernels, type Kernels } from '../src/kernels/instance.js';
+import { createMarketKernels, type MarketKernels } from '../src/kernels/market.js';
 
 /** Values pre-reserved at start-up, so the first calls pay no memory growth or page faults. */
 const INITIAL_VALUES = 1 << 20;
@@ -15,11 +16,18 @@ let kernels: Kernels | undefined;
 const instance = (): Kernels => (kernels ??= createKernels(INITIAL_VALUES));
 let feeKernels: FeeKernels | undefined;
 const fees = (): FeeKernels => (feeKernels ??= createFeeKernels());
+let marketKernels: MarketKernels | undefined;
+const market = (): MarketKernels => (marketKernels ??= createMarketKernels());
+
+/** A result object of typed arrays, its buffers transferred back instead of copied. */
+const transferred = <T extends object>(result: T): T =>
+  Comlink.transfer(result, [...new Set(Object.values(result).filter(ArrayBuffer.isView).map((v) => v.buffer as ArrayBuffer))]);
 
 const api: KernelWorkerApi = {
   async ready() {
     instance();
     fees();
+    market();
   },
   async percentilesU64(values, millis) {
     const out = instance().percentilesU64(values, millis);
@@ -30,6 +38,12 @@ const api: KernelWorkerApi = {
   },
   async sampleStats(samples) {
     return fees().sampleStats(samples);
+  },
+  async candles(trades, width) {
+    return transferred(market().candles(trades, width));
+  },
+  async blockAggregates(trades, keys, options) {
+    return transferred(market().blockAggregates(trades, keys, options));
   },
 };
 

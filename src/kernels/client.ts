@@ -4,6 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
+import type { BlockAggregates, BlockOptions, Candles, TradeColumns } from './market.js';
 
 /** What workers/kernel.worker.ts exposes over Comlink. */
 export interface KernelWorkerApi {
@@ -15,6 +16,10 @@ export interface KernelWorkerApi {
   blockFeeStatsMany(blocks: ManyBlockColumns): Promise<BlockFeeStats[]>;
   /** Priority-fee statistics of one sample set (src/kernels/fees.ts). */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
+  /** Candle rollup (src/kernels/market.ts). */
+  candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
+  /** Per-group trade aggregates with outlier trimming (src/kernels/market.ts). */
+  blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
 }
 
 /** The kernels, running in a worker. */
@@ -28,6 +33,10 @@ export interface KernelClient {
   blockFeeStatsMany(blocks: ManyBlockColumns): Promise<BlockFeeStats[]>;
   /** Statistics of a sample set; the columns are copied (they may be views into a larger buffer). */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
+  /** Candle rollup; the trade columns are copied, the result's buffers transferred back. */
+  candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
+  /** Per-group trade aggregates; the trade columns are copied, the result's buffers transferred back. */
+  blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
   /** Terminates the worker; calls still in flight reject. */
   close(): Promise<void>;
 }
@@ -75,6 +84,8 @@ export function createKernelClient(
       const copy = { price: samples.price.slice(), fee: samples.fee.slice(), limit: samples.limit.slice(), position: samples.position.slice() };
       return call(() => remote.sampleStats(Comlink.transfer(copy, buffersOf(copy))));
     },
+    candles: (trades, width) => call(() => remote.candles(trades, width)),
+    blockAggregates: (trades, keys, options) => call(() => remote.blockAggregates(trades, keys, options)),
     ready: () =>
       call(() => remote.ready()).catch(async (error: unknown) => {
         await fail(error instanceof Error ? error : new Error(String(error)));

@@ -8,7 +8,7 @@
  * (total, buys, sells). USD values are applied afterwards (usd-prices.ts): each block value times
  * the block's quote_usd_price.
  */
-import { marketKernels } from '../kernels/market.js';
+import type { KernelClient } from '../kernels/client.js';
 import type { ChunkTrades } from './chunk-trades.js';
 
 /** One pair's trades in one block, summarised. Volumes are decimal-adjusted; prices quote per base. */
@@ -42,8 +42,8 @@ export interface BlockStats {
 
 const PAIR_SHIFT = 40n;
 
-/** Statistics of every (slot, pair) of the chunk, pair after pair, slots ascending within a pair. */
-export function blockStats(trades: ChunkTrades, outlierThreshold: number): BlockStats[] {
+/** Statistics of every (slot, pair) of the chunk, pair after pair, slots ascending within a pair (kernels in the worker). */
+export async function blockStats(kernels: KernelClient, trades: ChunkTrades, outlierThreshold: number): Promise<BlockStats[]> {
   const n = trades.slot.length;
   if (n === 0) return [];
   let first = trades.slot[0]!;
@@ -53,13 +53,12 @@ export function blockStats(trades: ChunkTrades, outlierThreshold: number): Block
     for (let i = pair.from; i < pair.to; i++) keys[i] = (BigInt(p) << PAIR_SHIFT) + (trades.slot[i]! - first);
   });
   const ones = new Float64Array(n).fill(1);
-  const kernels = marketKernels();
-  const aggregates = kernels.blockAggregates(
+  const aggregates = await kernels.blockAggregates(
     { baseVolume: trades.baseVolume, quoteVolume: trades.quoteVolume, quoteUsdPrice: ones, isBuy: trades.isBuy },
     keys,
     { threshold: outlierThreshold },
   );
-  const prices = kernels.candles({ time: keys, baseVolume: ones, quoteVolume: trades.price, quoteUsdPrice: ones }, 1n);
+  const prices = await kernels.candles({ time: keys, baseVolume: ones, quoteVolume: trades.price, quoteUsdPrice: ones }, 1n);
 
   const out: BlockStats[] = [];
   let row = 0;

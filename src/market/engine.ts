@@ -13,6 +13,7 @@
  * (~112 bytes per pair-block) and its finished candles (~100 bytes each, ~1.15 per pair-block),
  * and trailing points are slid from the series with exact sums (as-of answers included).
  */
+import type { KernelClient } from '../kernels/client.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
 import {
@@ -40,7 +41,11 @@ export class MarketEngine implements ChunkObserver {
   readonly #usd: UsdPrices;
   readonly #pairs = new Map<string, MarketPair>();
 
-  constructor(private readonly settings: Readonly<EngineSettings>) {
+  /** `kernels` gives the kernel worker (started on first use by the engine). */
+  constructor(
+    private readonly settings: Readonly<EngineSettings>,
+    private readonly kernels: () => Promise<KernelClient>,
+  ) {
     this.#usd = new UsdPrices(() => settings.stablecoins);
   }
 
@@ -49,9 +54,9 @@ export class MarketEngine implements ChunkObserver {
     return [this];
   }
 
-  prepare(chunk: ChunkView): ChunkEffect {
+  async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     if (!chunk.trades || chunk.trades.numRows === 0) return NOTHING;
-    const stats = blockStats(chunkTrades(chunk.trades), this.settings.outlierThreshold);
+    const stats = await blockStats(await this.kernels(), chunkTrades(chunk.trades), this.settings.outlierThreshold);
     const commitPrices = this.#usd.price(stats);
     const records = stats.map(blockTradesRecord);
     return {
