@@ -1,0 +1,51 @@
+/**
+ * Child processes of the end-to-end figures: each measurement that needs its own memory (start-up,
+ * a whole ingest) runs in a fresh Node process started from a compiled bench module, which prints
+ * one JSON line with its results as the last line of its output.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The marker before a child's result line. */
+const RESULT = 'BENCH-RESULT ';
+
+/** Runs `node <module> --child <args...>` and resolves with the JSON it printed; rejects on failure. */
+export function runChild<T>(moduleUrl: string, args: readonly string[], options: { nodeArgs?: readonly string[] } = {}): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), fileURLToPath(moduleUrl), '--child', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.split('\n').reverse().find((l) => l.startsWith(RESULT));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`child ${args.join(' ')} exited with ${code}: ${err.slice(-2000)}`));
+        return;
+      }
+      resolve(JSON.parse(line.slice(RESULT.length)) as T);
+    });
+  });
+}
+
+/** True when this process was started by `runChild` for the module at `moduleUrl`. */
+export function isChildOf(moduleUrl: string): boolean {
+  return process.argv[1] === fileURLToPath(moduleUrl) && process.argv[2] === '--child';
+}
+
+/** The child's arguments after `--child`. */
+export const childArgs = (): string[] => process.argv.slice(3);
+
+/** Prints the child's result line. */
+export function printResult(value: unknown): void {
+  process.stdout.write(`${RESULT}${JSON.stringify(value)}\n`);
+}
+
+/** Peak resident set size of this process so far, MiB. */
+export const peakRssMiB = (): number => process.resourceUsage().maxRSS / 1024;
+
+/** Resident set size now, MiB. */
+export const rssMiB = (): number => process.memoryUsage().rss / 2 ** 20;

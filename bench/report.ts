@@ -1,0 +1,230 @@
+/**
+ * Renders docs/performance.md from a run's results: what each figure measures, the tables with
+ * ratios against the targets, and for every missed target why and what would close it
+ * (bench/notes.ts). `node dist/bench/report.js [results.json] [out.md]` re-renders it from a saved
+ * run without measuring again.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Figure, SubjectResult, Target } from './harness.js';
+import { explainMiss } from './notes.js';
+import type { BenchResults } from './run.js';
+
+const KERNEL_FAMILIES = new Set(['fees', 'percentiles', 'market', 'recommendation']);
+
+/** 3 significant digits, with a unit. */
+function ms(value: number): string {
+  if (value >= 1000) return `${(value / 1000).toPrecision(3)} s`;
+  if (value >= 1) return `${value.toPrecision(3)} ms`;
+  return `${(value * 1000).toPrecision(3)} µs`;
+}
+
+function rate(value: number, unit: string): string {
+  const [scaled, suffix] = value >= 1e9 ? [value / 1e9, 'G'] : value >= 1e6 ? [value / 1e6, 'M'] : value >= 1e3 ? [value / 1e3, 'k'] : [value, ''];
+  return `${scaled.toPrecision(3)}${suffix} ${unit}/s`;
+}
+
+const gib = (bytesPerSecond: number) => `${(bytesPerSecond / 2 ** 30).toPrecision(3)} GiB/s`;
+
+function status(target: Target): string {
+  if (target.met === null) return 'not measured';
+  return target.met ? 'met' : '**MISSED**';
+}
+
+function measuredText(target: Target, figure: Figure): string {
+  if (target.measured === null) return 'n/a';
+  if (target.kind === 'speedup') return `${target.measured.toFixed(1)}x`;
+  if (target.kind === 'min-rate') return rate(target.measured, figure.work.unit);
+  return ms(target.measured);
+}
+
+const subject = (figure: Figure, id: string): SubjectResult | undefined => figure.subjects.find((s) => s.id === id);
+
+/** "12.3 ms (45x)" for a baseline cell: its median and chainlens' speedup over it, per work unit. */
+function baselineCell(figure: Figure, ids: string[]): string {
+  const mine = subject(figure, 'chainlens');
+  const cells = ids.map((id) => subject(figure, id)).filter((s): s is SubjectResult => s !== undefined);
+  if (cells.length === 0) return '—';
+  return cells.map((s) => {
+    const ratio = mine ? mine.per_second / s.per_second : NaN;
+    const sampled = s.count !== undefined ? ` on ${s.count} ${figure.work.unit}` : '';
+    return `${ms(s.stats.median_ms)}${sampled} (**${ratio.toFixed(1)}x**)`;
+  }).join('<br>');
+}
+
+function kernelTable(figures: Figure[]): string[] {
+  const lines = [
+    '| figure | chainlens median (± MAD) | chainlens rate | DuckDB-WASM SQL | native DuckDB | plain TypeScript | input read / memory bandwidth |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const f of figures) {
+    const mine = subject(f, 'chainlens')!;
+    const plainIds = f.subjects.filter((s) => s.id.startsWith('plain')).map((s) => s.id);
+    const bw = f.bandwidth ? `${gib(f.bandwidth.bytes_per_s)} (${(100 * f.bandwidth.fraction_of_memory_bandwidth).toFixed(0)}%)` : '—';
+    lines.push(`| ${f.title} | ${ms(mine.stats.median_ms)} ± ${ms(mine.stats.mad_ms)} | ${rate(mine.per_second, f.work.unit)} | ${baselineCell(f, ['duckdb-wasm'])} | ${baselineCell(f, ['duckdb-native'])} | ${baselineCell(f, plainIds)} | ${bw} |`);
+  }
+  return lines;
+}
+
+function targetTable(figures: Figure[]): string[] {
+  const lines = ['| figure | target | measured | status |', '|---|---|---|---|'];
+  for (const f of figures) for (const t of f.targets) lines.push(`| ${f.title} | ${t.text} | ${measuredText(t, f)} | ${status(t)} |`);
+  return lines;
+}
+
+function detail(f: Figure): string[] {
+  const lines = [`### ${f.title}`, '', `Data: ${f.size}.`, ''];
+  lines.push('| subject | median | MAD | min – max | p99 | samples | rate |', '|---|---|---|---|---|---|---|');
+  for (const s of f.subjects) {
+    const st = s.stats;
+    const note = s.note ? ` (${s.note})` : '';
+    lines.push(`| ${s.label}${note} | ${ms(st.median_ms)} | ${ms(st.mad_ms)} | ${ms(st.min_ms)} – ${ms(st.max_ms)} | ${ms(st.p99_ms)} | ${st.samples} | ${rate(s.per_second, f.work.unit)} |`);
+  }
+  for (const s of f.skipped) lines.push(`| ${s.label} | ${s.reason} | | | | | |`);
+  lines.push('');
+  if (f.bandwidth) {
+    lines.push(`chainlens reads its input at ${gib(f.bandwidth.bytes_per_s)}, ${(100 * f.bandwidth.fraction_of_memory_bandwidth).toFixed(0)}% of the measured memory bandwidth (${f.work.bytes!.toLocaleString('en-US')} bytes of input columns per run).`, '');
+  }
+  if (f.checked) lines.push(`Cross-checked: ${f.checked}.`, '');
+  for (const note of f.notes) lines.push(`- ${note}`);
+  if (f.notes.length) lines.push('');
+  return lines;
+}
+
+function latencyTable(figures: Figure[]): string[] {
+  const lines = [
+    '| method (params) | local p50 / p99 | local, ingesting p50 / p99 | MessagePort p50 / p99 | MessagePort, ingesting p50 / p99 | targets (p99) |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const f of figures) {
+    const cell = (id: string) => {
+      const s = subject(f, id);
+      if (s) return `${ms(s.stats.median_ms)} / ${ms(s.stats.p99_ms)}`;
+      return f.skipped.find((k) => k.id === id)?.reason ?? '—';
+    };
+    const targets = f.targets.length ? f.targets.map((t) => `${t.text.replace(' while ingesting', ', ingesting')}: ${status(t)}`).join('<br>') : '(no target)';
+    if (f.subjects.length === 0) {
+      lines.push(`| ${f.title} | ${f.skipped[0]?.reason ?? '—'} | | | | not measured |`);
+      continue;
+    }
+    lines.push(`| ${f.title} | ${cell('local')} | ${cell('local-ingesting')} | ${cell('port')} | ${cell('port-ingesting')} | ${targets} |`);
+  }
+  return lines;
+}
+
+function valuesTable(values: Record<string, number | string | null>): string[] {
+  const lines = ['| value | |', '|---|---|'];
+  for (const [k, v] of Object.entries(values)) lines.push(`| ${k} | ${typeof v === 'number' ? (Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4)) : String(v)} |`);
+  return lines;
+}
+
+function misses(figures: Figure[]): string[] {
+  const lines: string[] = [];
+  for (const f of figures) {
+    for (const t of f.targets) {
+      if (t.met !== false) continue;
+      const why = explainMiss(f, t);
+      lines.push(`- **${f.title}: ${t.text}** (measured ${measuredText(t, f)}).`);
+      lines.push(`  Why: ${why?.why ?? 'not analysed yet.'}`);
+      lines.push(`  What would close it: ${why?.close ?? 'not analysed yet.'}`);
+    }
+  }
+  return lines.length ? lines : ['No target was missed in this run.'];
+}
+
+/** The markdown of docs/performance.md for `results`. */
+export function renderReport(results: BenchResults): string {
+  const m = results.machine;
+  const figures = results.figures;
+  const kernels = figures.filter((f) => KERNEL_FAMILIES.has(f.family));
+  const latency = figures.filter((f) => f.family === 'latency');
+  const ingest = figures.filter((f) => f.family === 'ingest');
+  const startup = figures.filter((f) => f.family === 'startup');
+  const bandwidth = results.memory_bandwidth_bytes_per_s;
+  const out: string[] = [
+    '# Performance',
+    '',
+    '<!-- Generated by `npm run bench` (bench/run.ts, bench/report.ts) from bench/results/latest.json; edit those, not this file. -->',
+    '',
+    'chainlens is measured side by side with what a user would otherwise run, in one process and one run:',
+    'the same aggregate in **DuckDB-WASM SQL** (the build chainlens itself uses as its store), in **native DuckDB**',
+    '(`@duckdb/node-api`, multi-threaded) and in **plain TypeScript**, on the same seeded data. Every figure is a',
+    'tinybench task (median and median absolute deviation over its samples, after a warm-up run); ratios',
+    'are chainlens\' speedup per unit of work at the medians. Each run cross-checks the subjects\' answers',
+    'against each other before timing them (see "Cross-checked" under each figure).',
+    '',
+    '```sh',
+    'npm run bench                      # the full run, several minutes: writes bench/results/latest.json and this file',
+    'npm run build && node dist/bench/run.js --quick --docs=    # small sizes: a smoke run of the bench code',
+    'node dist/bench/run.js --only=percentiles,market           # some families (see bench/options.ts)',
+    '```',
+    '',
+    `## This run`,
+    '',
+    `- Date: ${results.date} (${results.mode} run, ${(results.duration_s / 60).toFixed(1)} minutes).`,
+    `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB, ${m.platform} ${m.arch} (${m.kernel}); Node ${m.node} (V8 ${m.v8}).`,
+    `- Versions: ${Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    `- Load average (1, 5, 15 min) at the start: ${m.load_average_start.join(', ')}; at the end: ${m.load_average_end?.join(', ') ?? 'n/a'}. ` +
+      `The machine has ${m.cores} cores shared with other processes (other engineers' test runs): a load above 1 means the ` +
+      'benchmark competed for the CPU, so absolute times are pessimistic and noisier than on an idle machine; the ratios, ' +
+      'measured in the same minutes, are the figures to read.',
+    `- Memory bandwidth (plain Float64Array sum, one thread): ${bandwidth ? gib(bandwidth) : 'not measured'}.`,
+    '',
+  ];
+  if (results.failures.length) {
+    out.push('**Families that failed in this run** (no figure is shown for them):', '');
+    for (const f of results.failures) out.push(`- ${f.family}: \`${f.error.split('\n')[0]}\``);
+    out.push('');
+  }
+  out.push('## Targets', '', ...targetTable(figures), '', '### Misses: why, and what would close them', '', ...misses(figures), '');
+  if (kernels.length) {
+    out.push(
+      '## Kernel figures',
+      '',
+      'Each kernel runs in-process through its typed wrapper (src/kernels/*.ts): columns are copied into',
+      'WebAssembly memory, the kernel runs, results are read back as typed arrays or records. The engine runs',
+      'the same kernels in its worker. The SQL baselines hold the same columns as tables and are timed up to a',
+      'materialized result (Arrow IPC bytes from DuckDB-WASM, a materialized result in native DuckDB), without',
+      'converting it to JavaScript values. Cells: median, and in bold chainlens\' speedup over that subject.',
+      'The last column is chainlens\' input bytes per second against the memory bandwidth above: how close the',
+      'kernel runs to the physical limit of reading its input once.',
+      '',
+      ...kernelTable(kernels),
+      '',
+    );
+    for (const f of kernels) out.push(...detail(f));
+  }
+  out.push(
+    '## End-to-end figures',
+    '',
+    '### Query latency',
+    '',
+    'Limit 1 on every method (the latest answer), over a local call (`engine.call`) and over a MessagePort',
+    '(`engine.serve` and `connect` on a MessageChannel in the same thread: the JSON-RPC envelope is encoded,',
+    'posted and decoded both ways), on an engine holding five minutes of the synthetic market. "Ingesting":',
+    'the same calls while a loop pushes the next generated block through `engine.ingest`, one block per call',
+    'at full speed, on the same thread (as a live Node service would).',
+    '',
+  );
+  if (latency.length) {
+    out.push(...latencyTable(latency), '');
+    const busy = latency.find((f) => f.values?.ingest_blocks_per_s_while_querying !== undefined)?.values?.ingest_blocks_per_s_while_querying;
+    if (typeof busy === 'number') out.push(`Ingestion kept ${busy.toFixed(1)} blocks/s going while the "ingesting" calls ran.`, '');
+  } else out.push('Not measured in this run.', '');
+  out.push('### Ingest', '');
+  if (ingest.length) for (const f of ingest) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
+  else out.push('Not measured in this run.', '');
+  out.push('### Start-up and memory', '');
+  if (startup.length) for (const f of startup) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
+  else out.push('Not measured in this run.', '');
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+const isMain = process.argv[1] !== undefined && /report\.js$/.test(process.argv[1]) && import.meta.url.endsWith('report.js');
+if (isMain) {
+  const input = process.argv[2] ?? 'bench/results/latest.json';
+  const output = process.argv[3] ?? 'docs/performance.md';
+  const results = JSON.parse(await readFile(input, 'utf8')) as BenchResults;
+  await writeFile(output, renderReport(results));
+  console.log(`wrote ${path.resolve(output)} from ${input}`);
+}

@@ -1,0 +1,116 @@
+/**
+ * `npm run bench`: runs every figure family (or those of `--only`), each subject beside its
+ * baselines in this one process (the ingest and start-up figures in child processes, for their own
+ * memory), and writes bench/results/latest.json and the table of docs/performance.md.
+ * `--quick` runs small sizes: a smoke run of the bench code, not figures to quote.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { bandwidthFigure } from './bandwidth.js';
+import type { Figure } from './harness.js';
+import { ingestFigures } from './ingest.js';
+import { feeFigures } from './kernels-fees.js';
+import { marketFigures } from './kernels-market.js';
+import { percentileFigures } from './kernels-percentiles.js';
+import { latencyFigures } from './latency.js';
+import { describeMachine, loadAverage, type Machine } from './machine.js';
+import { parseOptions, type BenchOptions, type Family } from './options.js';
+import { recommendationFigures } from './recommendation.js';
+import { renderReport } from './report.js';
+import { startupFigures } from './startup.js';
+
+/** The whole JSON result of a run. */
+export interface BenchResults {
+  schema: 1;
+  date: string;
+  mode: 'full' | 'quick';
+  duration_s: number;
+  machine: Machine;
+  /** Bytes per second of the plain typed-array sum (the bandwidth figure), when it ran. */
+  memory_bandwidth_bytes_per_s: number | null;
+  figures: Figure[];
+  /** Families that threw: their error, never a figure. */
+  failures: { family: Family; error: string }[];
+}
+
+const FAMILY_RUNNERS: Record<Family, (options: BenchOptions) => Promise<Figure | Figure[]>> = {
+  bandwidth: bandwidthFigure,
+  fees: feeFigures,
+  percentiles: percentileFigures,
+  market: marketFigures,
+  recommendation: recommendationFigures,
+  latency: latencyFigures,
+  startup: startupFigures,
+  ingest: ingestFigures,
+};
+
+/** Runs the families of `options` and returns the results (without writing them). */
+export async function runBench(options: BenchOptions, log: (line: string) => void = () => {}): Promise<BenchResults> {
+  const started = Date.now();
+  const results: BenchResults = {
+    schema: 1,
+    date: new Date().toISOString(),
+    mode: options.quick ? 'quick' : 'full',
+    duration_s: 0,
+    machine: describeMachine(),
+    memory_bandwidth_bytes_per_s: null,
+    figures: [],
+    failures: [],
+  };
+  for (const family of options.only) {
+    const begun = Date.now();
+    log(`${family}: running (load average ${loadAverage().join(' ')})`);
+    try {
+      const made = await FAMILY_RUNNERS[family](options);
+      for (const figure of Array.isArray(made) ? made : [made]) {
+        results.figures.push(figure);
+        log(`  ${figure.title}: ${summary(figure)}`);
+      }
+    } catch (error) {
+      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      results.failures.push({ family, error: text });
+      log(`  FAILED: ${text}`);
+    }
+    log(`${family}: ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+  }
+  const bandwidth = results.figures.find((f) => f.family === 'bandwidth');
+  results.memory_bandwidth_bytes_per_s = bandwidth ? bandwidth.subjects[0]!.per_second : null;
+  for (const figure of results.figures) addBandwidth(figure, results.memory_bandwidth_bytes_per_s);
+  results.machine.load_average_end = loadAverage();
+  results.duration_s = Math.round((Date.now() - started) / 100) / 10;
+  return results;
+}
+
+/** chainlens' input bytes per second beside the measured memory bandwidth. */
+function addBandwidth(figure: Figure, memory: number | null): void {
+  const mine = figure.subjects.find((s) => s.id === 'chainlens');
+  if (!mine || !figure.work.bytes || figure.family === 'bandwidth') return;
+  const bytesPerSecond = figure.work.bytes / (mine.stats.median_ms / 1000);
+  figure.bandwidth = { bytes_per_s: bytesPerSecond, fraction_of_memory_bandwidth: memory ? bytesPerSecond / memory : NaN };
+}
+
+function summary(figure: Figure): string {
+  const parts = figure.subjects.map((s) => `${s.id} ${s.stats.median_ms.toFixed(3)} ms`);
+  const targets = figure.targets.map((t) => `${t.text}: ${t.measured === null ? 'n/a' : t.measured.toFixed(2)} ${t.met ? 'met' : 'MISSED'}`);
+  return [...parts, ...targets].join('; ');
+}
+
+/** Writes the JSON (and the markdown report unless `docs` is empty). */
+export async function writeResults(results: BenchResults, options: BenchOptions): Promise<void> {
+  await mkdir(path.dirname(options.out), { recursive: true });
+  await writeFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
+  if (options.docs !== '') {
+    await mkdir(path.dirname(options.docs), { recursive: true });
+    await writeFile(options.docs, renderReport(results));
+  }
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(path.basename(process.argv[1]!)) && /run\.js$/.test(process.argv[1]!);
+if (isMain) {
+  const options = parseOptions(process.argv.slice(2));
+  const results = await runBench(options, (line) => console.log(line));
+  await writeResults(results, options);
+  console.log(`wrote ${options.out}${options.docs ? ` and ${options.docs}` : ''} (${results.duration_s} s)`);
+  // Native DuckDB and worker handles are closed; exit anyway so that no stray timer holds the run open.
+  process.exit(results.failures.length > 0 ? 1 : 0);
+}
