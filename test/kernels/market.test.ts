@@ -14,6 +14,7 @@ import {
   weightedMedianReference,
 } from '../../src/kernels/market-reference.js';
 import { MARKET_WINDOWS, windowNanos } from '../../src/schema/time.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 /*
  * Exactness: the kernels and the references run the same floating-point operations in the same
@@ -25,18 +26,6 @@ import { MARKET_WINDOWS, windowNanos } from '../../src/schema/time.js';
  */
 
 const NS = 1_000_000_000n;
-
-/** mulberry32: a seeded uniform [0, 1) generator. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Market extends TradeColumns {
   readonly slot: BigInt64Array;

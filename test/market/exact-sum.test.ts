@@ -2,17 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExactSum } from '../../src/market/exact-sum.js';
 import { scaled, unscaled } from './exact.js';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../helpers/prng.js';
 
 describe('ExactSum', () => {
   it('is the correctly rounded sum after random adds and removes, whatever the order', () => {

@@ -8,18 +8,10 @@ import type { RowOf } from '../../../src/ingest/arrow.js';
 import { tableToRows } from '../../../src/ingest/arrow.js';
 import { readTableFile, type ReadTableOptions, type TableFileInput } from '../../../src/ingest/files/read.js';
 import type { Rejection, ValidatedBatch } from '../../../src/ingest/validate.js';
+import { mulberry32 } from '../../helpers/prng.js';
 
-/** mulberry32: a small seeded PRNG, enough for test data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG, enough for test data. */
+export const prng = mulberry32;
 
 export const MAX_U64 = (1n << 64n) - 1n;
 export const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
