@@ -15,15 +15,36 @@ import type { KernelClient } from './kernels/client.js';
 import type { Platform } from './platform/platform.js';
 import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
-import { call, dispatchText, type DispatchTarget, type ResponseEntry } from './rpc/dispatch.js';
-import { RpcError, toErrorObject } from './rpc/errors.js';
+import { call, dispatch, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
+import { ErrorCode, RpcError, toErrorObject } from './rpc/errors.js';
+import { parseTimeParam } from './schema/time.js';
 import type { TableName } from './schema/tables.js';
 import { openStore, type Store } from './store/store.js';
+import { ACK, StreamConnection, SUBSCRIBE, subscriptionNotFound, UNSUBSCRIBE } from './stream/connection.js';
+import { SubscriptionHub } from './stream/hub.js';
+import type { PushMessage } from './stream/push.js';
+import { startReplay, type Replay, type ReplayOptions } from './stream/replay.js';
+import { unitsFromLoader, unitsFromRows, type ReplaySource } from './stream/replay-source.js';
+import type { StreamLimits } from './stream/subscription.js';
+import type { StreamDemand } from './stream/updates.js';
+import type { PushHandler, StreamSubscription } from './transport/client.js';
 import type { PortLike } from './transport/endpoint.js';
 import { servePort, type PortServer } from './transport/port-server.js';
 
 /** Options of `createEngine`. */
-export interface EngineOptions extends Partial<EngineSettings> {}
+export interface EngineOptions extends Partial<EngineSettings> {
+  /** Bounds of each subscription's queue of unread pushes (docs/semantics.md, Streams). */
+  streams?: Partial<StreamLimits>;
+}
+
+/** Options of `engine.serve`. */
+export interface ServeOptions {
+  /** Extra methods answered on this port only (a worker entry gives its owner admin methods this way). */
+  methods?: Readonly<Record<string, ExtraHandler>>;
+}
+
+/** What `engine.replay` reads: a dump (like `load`), or `ingest` inputs in slot order (an array or an iterable). */
+export type ReplayInput = LoadSource | Iterable<IngestInput> | AsyncIterable<IngestInput>;
 
 /** Rows for `engine.ingest`: per canonical table, plain objects or an Arrow Table. */
 export type IngestInput = Partial<Record<TableName, readonly object[] | Table>>;
@@ -41,10 +62,38 @@ export interface Engine {
   ingest(rows: IngestInput): Promise<IngestReport>;
   /** Loads a dump: folder or files (Node), File/Blob/bytes (browser); any supported format. */
   load(source: LoadSource, options?: LoadOptions): Promise<IngestReport>;
-  /** Serves the JSON-RPC envelope on a MessagePort (or worker port); returns a handle to stop. */
-  serve(port: PortLike): PortServer;
-  /** Stops every server, closes the store and terminates the kernel worker. */
+  /**
+   * Serves the JSON-RPC envelope on a MessagePort (or worker port), streams included
+   * (chain::subscribe, chain::unsubscribe, chain::ack); returns a handle to stop.
+   */
+  serve(port: PortLike, options?: ServeOptions): PortServer;
+  /**
+   * Subscribes to a method's stream: after each committed block that changes the method's answer,
+   * `onPush` gets the new or updated data points (wire records, as a query answers them). Runs the
+   * same chain::subscribe as a port; rejects with an RpcError for an unknown method or bad params.
+   */
+  subscribe(method: string, params: Record<string, unknown>, onPush: PushHandler): Promise<StreamSubscription>;
+  /**
+   * Replays a dump (or rows in memory) block by block through the ingest path on a simulated clock,
+   * pushing to the streams as live ingestion does. Await the handle for the report.
+   */
+  replay(source: ReplayInput, options?: ReplayOptions): Replay;
+  /** Stops every server, replay and subscription, closes the store and terminates the kernel worker. */
   close(): Promise<void>;
+}
+
+const SOURCE_KINDS = (x: unknown) =>
+  typeof x === 'string' || x instanceof URL || x instanceof Uint8Array || (typeof Blob !== 'undefined' && x instanceof Blob) ||
+  (typeof x === 'object' && x !== null && typeof (x as { name?: unknown }).name === 'string' && (x as { bytes?: unknown }).bytes instanceof Uint8Array);
+
+/** The iterable of ingest inputs in a replay source, or undefined when it is a dump (LoadSource). */
+function isRowsSource(source: ReplayInput): Iterable<IngestInput> | AsyncIterable<IngestInput> | undefined {
+  if (SOURCE_KINDS(source)) return undefined;
+  if (Array.isArray(source)) return source.length > 0 && source.every((x) => !SOURCE_KINDS(x) && !Array.isArray(x)) ? (source as IngestInput[]) : undefined;
+  if (typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' || typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    return source as Iterable<IngestInput>;
+  }
+  return undefined;
 }
 
 /** Creates an engine on a platform. The store opens with the first ingest or load. */
@@ -55,8 +104,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   let kernelWorker: Promise<KernelClient> | undefined;
   // the kernel worker starts with the first data that needs it, not with the engine
   const kernels = () => (kernelWorker ??= platform.startKernels());
-  const priorityFees = new PriorityFeeEngine(settings, kernels);
-  const market = new MarketEngine(settings, kernels);
+  // the hub is made below, with the context it needs; the engines ask it through this
+  const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
+  const priorityFees = new PriorityFeeEngine(settings, kernels, demand, () => store);
+  const market = new MarketEngine(settings, kernels, demand);
   const context: MethodContext = {
     options: settings,
     priorityFees,
@@ -65,8 +116,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
       return store;
     },
   };
-  const target: DispatchTarget = { methods: METHOD_TABLE, context };
   const servers = new Set<PortServer>();
+  const replays = new Set<Replay>();
   let closed = false;
   let ingestCalls = 0;
 
@@ -76,8 +127,67 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const pipeline = () =>
     (opening ??= (async () => {
       store = await openStore(await platform.openSql());
-      return new IngestPipeline(store, [...priorityFees.observers, ...market.observers]);
+      return new IngestPipeline(store, [...priorityFees.observers, ...market.observers], hub);
     })());
+  const hub = new SubscriptionHub({
+    methods: METHOD_TABLE,
+    context,
+    limits: options.streams,
+    activators: priorityFees.activators,
+    // before the first ingest nothing can commit: the task runs at once
+    betweenCommits: async (task) => (opening ? (await opening).exclusive(task) : task()),
+  });
+  // engine.request has no way to push: its stream methods say so
+  const target: DispatchTarget = {
+    methods: METHOD_TABLE,
+    context,
+    extra: new Map<string, ExtraHandler>([
+      [SUBSCRIBE, () => {
+        throw new RpcError({
+          code: ErrorCode.MethodNotFound,
+          message: `method not available here: '${SUBSCRIBE}' needs a connection that can receive pushes: engine.subscribe(), or a port served by engine.serve()`,
+          data: { method: SUBSCRIBE },
+        });
+      }],
+      [UNSUBSCRIBE, (params) => {
+        throw subscriptionNotFound(Number((params as { subscription?: unknown } | undefined)?.subscription));
+      }],
+      [ACK, (params) => {
+        throw subscriptionNotFound(Number((params as { subscription?: unknown } | undefined)?.subscription));
+      }],
+    ]),
+  };
+  // the engine's own connection, for engine.subscribe: pushes go to each subscription's callback
+  const localHandlers = new Map<number, PushHandler>();
+  const local = new StreamConnection(hub, {
+    deliver(push: PushMessage) {
+      const handler = localHandlers.get(push.params.subscription);
+      if (push.params.error) localHandlers.delete(push.params.subscription);
+      return handler?.(push.params) as PromiseLike<unknown> | undefined;
+    },
+  });
+  const localTarget: DispatchTarget = { ...target, extra: local.methods };
+
+  /** `ingest` rows as validated batches, `source` naming them in rejections. */
+  async function validateInput(rows: IngestInput, source: string): Promise<ValidatedBatch[]> {
+    const batches: ValidatedBatch[] = [];
+    for (const [table, data] of Object.entries(rows) as [TableName, readonly object[] | Table][]) {
+      if (data === undefined) continue;
+      if (data instanceof Table) {
+        const context = { source: `${source} ${table}`, table, batchRows: Number.MAX_SAFE_INTEGER };
+        for await (const batch of validateRecordBatches(data.schema, data.batches, context)) batches.push(batch);
+      }
+      else if (Array.isArray(data)) batches.push(validateRows(table, data as Record<string, unknown>[], `${source} ${table}`));
+      else throw new TypeError(`ingest: ${table} must be an array of rows or an Arrow Table`);
+    }
+    return batches;
+  }
+
+  function replaySource(source: ReplayInput): ReplaySource {
+    const rows = isRowsSource(source);
+    if (rows) return unitsFromRows(rows, (item) => validateInput(item, `replay#${++ingestCalls}`));
+    return unitsFromLoader(async (sink) => loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink));
+  }
 
   return {
     request(body) {
@@ -94,17 +204,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     },
     async ingest(rows) {
       ensureOpen();
-      const source = `ingest#${++ingestCalls}`;
-      const batches: ValidatedBatch[] = [];
-      for (const [table, data] of Object.entries(rows) as [TableName, readonly object[] | Table][]) {
-        if (data === undefined) continue;
-        if (data instanceof Table) {
-          const context = { source: `${source} ${table}`, table, batchRows: Number.MAX_SAFE_INTEGER };
-          for await (const batch of validateRecordBatches(data.schema, data.batches, context)) batches.push(batch);
-        }
-        else if (Array.isArray(data)) batches.push(validateRows(table, data as Record<string, unknown>[], `${source} ${table}`));
-        else throw new TypeError(`ingest: ${table} must be an array of rows or an Arrow Table`);
-      }
+      const batches = await validateInput(rows, `ingest#${++ingestCalls}`);
       return (await pipeline()).commit(batches);
     },
     async load(source, options) {
@@ -112,9 +212,24 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
       const inputs = await expandSource(source, platform.expandPath);
       return loadInputs(inputs, await pipeline(), options);
     },
-    serve(port) {
+    serve(port, serveOptions = {}) {
       ensureOpen();
-      const server = servePort(port, (body) => dispatchText(body, target));
+      const server = servePort(port, (post) => {
+        const connection = new StreamConnection(hub, {
+          deliver(push) {
+            const text = JSON.stringify(push);
+            post(text);
+            return text.length;
+          },
+        });
+        const extra = new Map([...connection.methods, ...Object.entries(serveOptions.methods ?? {})]);
+        const portTarget: DispatchTarget = { methods: METHOD_TABLE, context, extra };
+        return {
+          handle: (body) => dispatchText(body, portTarget),
+          replied: (response) => connection.replied(response),
+          close: () => connection.close(),
+        };
+      });
       servers.add(server);
       return {
         close() {
@@ -123,11 +238,49 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         },
       };
     },
+    async subscribe(method, params, onPush) {
+      ensureOpen();
+      const [entry] = await dispatch({ jsonrpc: '2.0', id: 0, method: SUBSCRIBE, params: { method, params } }, localTarget);
+      if (!entry || 'error' in entry) throw new RpcError(entry ? entry.error : { code: ErrorCode.InternalError, message: 'internal error' });
+      const id = entry.result as number;
+      localHandlers.set(id, onPush);
+      local.release([id]);
+      return {
+        id,
+        async unsubscribe() {
+          localHandlers.delete(id);
+          try {
+            await call(UNSUBSCRIBE, { subscription: id }, localTarget);
+          } catch (error) {
+            throw error instanceof RpcError ? error : new RpcError(toErrorObject(error));
+          }
+        },
+      };
+    },
+    replay(source, replayOptions = {}) {
+      ensureOpen();
+      const time = (name: string, value: unknown) => {
+        if (value === undefined) return undefined;
+        const ns = typeof value === 'bigint' ? value : parseTimeParam(value);
+        if (ns === undefined) throw new RangeError(`replay: ${name} must be Unix seconds, ISO-8601 or ns (bigint), got ${String(value)}`);
+        return ns;
+      };
+      const options = { speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to) };
+      const { units, finish } = replaySource(source);
+      const replay = startReplay(units, async (batches) => (await pipeline()).commit(batches), options, finish);
+      replays.add(replay);
+      replay.done.finally(() => replays.delete(replay)).catch(() => undefined);
+      return replay;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const replay of replays) replay.stop();
+      await Promise.all([...replays].map((r) => r.done.catch(() => undefined)));
       for (const server of servers) server.close();
       servers.clear();
+      local.close();
+      hub.closeAll();
       if (opening) {
         await opening.catch(() => undefined);
         await store?.close();

@@ -1,10 +1,13 @@
 /** chainlens: the platform-independent public surface (the entries add `createEngine`). */
-export { createEngineOn, type Engine, type EngineOptions, type IngestInput } from './engine.js';
+export { createEngineOn, type Engine, type EngineOptions, type IngestInput, type ReplayInput, type ServeOptions } from './engine.js';
 export type { IngestReport } from './ingest/pipeline.js';
 export type { LoadOptions, LoadProgress } from './ingest/load.js';
 export type { LoadSource } from './ingest/sources.js';
 export type { Rejection } from './ingest/validate.js';
-export { connect, type Client } from './transport/client.js';
+export { connect, type Client, type ConnectOptions, type PushHandler, type StreamSubscription } from './transport/client.js';
+export type { PushMessage, PushParams } from './stream/push.js';
+export type { Replay, ReplayOptions, ReplayReport } from './stream/replay.js';
+export type { StreamLimits } from './stream/subscription.js';
 export type { PortLike } from './transport/endpoint.js';
 export { ErrorCode, RpcError, type RpcErrorObject } from './rpc/errors.js';
 export type { ResponseEntry } from './rpc/dispatch.js';

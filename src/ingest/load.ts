@@ -63,7 +63,9 @@ function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: 
 }
 
 /** Loads every input through the pipeline; returns the reconciled report. */
-export async function loadInputs(inputs: readonly TableFileInput[], pipeline: IngestPipeline, options: LoadOptions = {}): Promise<IngestReport> {
+export async function loadInputs(
+  inputs: readonly TableFileInput[], pipeline: Pick<IngestPipeline, 'commit'>, options: LoadOptions = {},
+): Promise<IngestReport> {
   const report = emptyReport();
   const kinds = await Promise.all(inputs.map(classify));
   const of = (kind: InputKind) => inputs.filter((_, i) => kinds[i] === kind);

@@ -11,6 +11,7 @@ import type { TableName } from '../schema/tables.js';
 import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC } from '../store/record-ipc.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
+import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
@@ -53,8 +54,11 @@ export interface ChunkView {
 /** What a method engine makes of a chunk: record rows to commit with it, and state to publish after. */
 export interface ChunkEffect {
   records: RecordRows[];
-  /** Called once the chunk is committed: makes the engine's new live state visible. */
-  apply(): void;
+  /**
+   * Called once the chunk is committed: makes the engine's new live state visible. Returns, per
+   * block, the data points the streams asked for (`StreamDemand`) that the chunk made new or changed.
+   */
+  apply(): void | readonly StreamUpdate[];
 }
 
 /** A method engine fed by the pipeline, block by block in slot order. */
@@ -69,6 +73,22 @@ interface TablePart {
   rowNumbers: number[];
 }
 
+/** What a committed chunk changed, for the streams. */
+export interface CommittedChunk {
+  /** Per block and method, in slot order. */
+  updates: StreamUpdate[];
+  /** The token rows the chunk wrote, if any. */
+  tokens?: Table;
+}
+
+/** The streams' side of the pipeline: what is subscribed, and where committed changes go. */
+export interface PipelineStreams {
+  readonly demand: StreamDemand;
+  /** Called after every commit, before `commit()` resolves; must not throw. */
+  committed(chunk: CommittedChunk): Promise<void> | void;
+}
+
+const INGESTION_METHOD = 'chain::market::ingestion';
 const TABLE_ORDER: readonly TableName[] = ['tokens', 'blocks', 'transactions', 'trades'];
 const wallClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
 const monotonicNs = (): bigint => BigInt(Math.round(performance.now() * 1e6));
@@ -81,6 +101,7 @@ export class IngestPipeline {
   constructor(
     private readonly store: Store,
     private readonly observers: readonly ChunkObserver[] = [],
+    private readonly streams?: PipelineStreams,
   ) {}
 
   /** The newest slot committed so far. */
@@ -95,7 +116,12 @@ export class IngestPipeline {
    * Chunks are committed one after another, in call order.
    */
   commit(batches: readonly ValidatedBatch[]): Promise<IngestReport> {
-    const run = this.#queue.then(() => this.#commit(batches));
+    return this.exclusive(() => this.#commit(batches));
+  }
+
+  /** Runs `task` between commits: no chunk is being prepared, committed or published meanwhile. */
+  exclusive<T>(task: () => Promise<T> | T): Promise<T> {
+    const run = this.#queue.then(task);
     this.#queue = run.catch(() => undefined);
     return run;
   }
@@ -160,11 +186,13 @@ export class IngestPipeline {
         .sort((a, b) => (a.slot < b.slot ? -1 : 1)),
     };
     const slotRecords = new Map<bigint, { time: bigint; records: number }>();
+    let tokens: Table | undefined;
     for (const name of TABLE_ORDER) {
       const part = parts[name];
       if (!part) continue;
       let table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
       if (table.numRows === 0) continue;
+      if (name === 'tokens') tokens = table;
       if (name === 'transactions') {
         table = view.transactions = withPriorityFees(table);
         view.transactionColumns = chunkTransactions(table);
@@ -186,14 +214,15 @@ export class IngestPipeline {
     const effects = [];
     for (const observer of this.observers) effects.push(await observer.prepare(view));
     await this.store.commit(unit, effects.flatMap((e) => e.records));
-    for (const effect of effects) effect.apply();
+    const updates: StreamUpdate[] = [];
+    for (const effect of effects) updates.push(...(effect.apply() ?? []));
     const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (slots.length > 0) this.#newestSlot = slots[slots.length - 1];
     report.blocks = slots.length;
 
     const took = monotonicNs() - received;
     const timings: IngestionRecord[] = slots.map((slot) => ({
-      id: recordId('chain::market::ingestion', slot),
+      id: recordId(INGESTION_METHOD, slot),
       slot,
       timestamp: slotRecords.get(slot)!.time,
       started_at: startedAt,
@@ -204,8 +233,20 @@ export class IngestPipeline {
     if (timings.length > 0) {
       await this.store.upsertRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }]);
     }
+    if (this.streams) {
+      if (this.streams.demand.has(INGESTION_METHOD)) {
+        timings.forEach((t, i) => updates.push({ method: INGESTION_METHOD, slot: slots[i], timestamp: slotRecords.get(slots[i])!.time, records: [t] }));
+      }
+      await this.streams.committed({ updates: sortBySlot(updates), tokens });
+    }
     return report;
   }
+}
+
+/** Updates in slot order (stable: each engine's updates keep their order within a block). */
+function sortBySlot(updates: StreamUpdate[]): StreamUpdate[] {
+  const slot = (u: StreamUpdate) => u.slot ?? -1n;
+  return updates.sort((a, b) => (slot(a) < slot(b) ? -1 : slot(a) > slot(b) ? 1 : 0));
 }
 
 /** Concatenates the batches of each table, keeping each row's source and row number. */

@@ -13,6 +13,7 @@
  * (~112 bytes per pair-block) and its finished candles (~100 bytes each, ~1.15 per pair-block),
  * and trailing points are slid from the series with exact sums (as-of answers included).
  */
+import type { Table } from 'apache-arrow';
 import type { KernelClient } from '../kernels/client.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
@@ -22,18 +23,41 @@ import {
 import { windowNanos } from '../schema/time.js';
 import { recordsToIPC } from '../store/record-ipc.js';
 import type { Store } from '../store/store.js';
+import { tableToRows } from '../ingest/arrow.js';
+import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { BLOCK_TRADES_TABLE, BlockLog } from './block-log.js';
 import { blockTradesRecord } from './block-records.js';
-import { blockStats } from './block-stats.js';
+import { blockStats, type BlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTrades } from './chunk-trades.js';
 import { MarketPair, type CandleRange } from './market-pair.js';
 import { comparePairs, matchesPair, mergeOrdered, type PairFilter } from './pairs.js';
 import type { TrailingPoint } from './trailing-point.js';
 import { twapRecord, volumeRecord, vwapRecord, type PointKey } from './trailing-records.js';
+import { tradeRecord } from './trade-records.js';
 import { UsdPrices } from './usd-prices.js';
 
 const NOTHING: ChunkEffect = { records: [], apply() {} };
+
+const BLOCK = 'chain::market::block';
+const OHLCV = 'chain::market::ohlcv';
+const TRADES = 'chain::market::trades';
+const TRAILING = [
+  ['chain::market::volume', volumeRecord],
+  ['chain::market::vwap', vwapRecord],
+  ['chain::market::twap', twapRecord],
+] as const;
+
+type Keyed = { base: string; quote: string; timestamp: bigint };
+const byPair = (a: Keyed, b: Keyed) => comparePairs(a, b);
+/** Answer orders within one block's update (all of a block's records share its slot and time). */
+const UPDATE_ORDER = {
+  [BLOCK]: byPair,
+  [OHLCV]: (a: Keyed, b: Keyed) => (a.timestamp !== b.timestamp ? (a.timestamp > b.timestamp ? -1 : 1) : comparePairs(a, b)),
+  'chain::market::volume': byPair,
+  'chain::market::vwap': byPair,
+  'chain::market::twap': byPair,
+};
 
 /** The market family's pipeline observer and the query functions of its five methods. */
 export class MarketEngine implements ChunkObserver {
@@ -42,9 +66,11 @@ export class MarketEngine implements ChunkObserver {
   readonly #pairs = new Map<string, MarketPair>();
 
   /** `kernels` gives the kernel worker (started on first use by the engine). */
+  /** `demand` says what is streamed: the engine makes stream updates for that only. */
   constructor(
     private readonly settings: Readonly<EngineSettings>,
     private readonly kernels: () => Promise<KernelClient>,
+    private readonly demand: StreamDemand = NO_DEMAND,
   ) {
     this.#usd = new UsdPrices(() => settings.stablecoins);
   }
@@ -59,14 +85,35 @@ export class MarketEngine implements ChunkObserver {
     const stats = await blockStats(await this.kernels(), chunkTrades(chunk.trades), this.settings.outlierThreshold);
     const commitPrices = this.#usd.price(stats);
     const records = stats.map(blockTradesRecord);
+    const trades = this.demand.has(TRADES) ? tradeUpdates(chunk.trades) : undefined;
     return {
       records: [{ table: BLOCK_TRADES_TABLE, ipc: recordsToIPC(BlockTrades, records) }],
       apply: () => {
         commitPrices();
         this.#blocks.append(records);
-        for (const s of stats) this.#pair(s.base, s.quote).push(s);
+        const updates = trades ?? new BlockUpdates();
+        if (this.demand.has(BLOCK)) for (const r of records) updates.add(BLOCK, BigInt(r.slot!), r.timestamp, r);
+        for (const s of stats) this.#push(this.#pair(s.base, s.quote), s, updates);
+        return updates.list(UPDATE_ORDER);
       },
     };
+  }
+
+  /** Appends a block to its pair; adds the candles and trailing points it made to the streamed windows' updates. */
+  #push(pair: MarketPair, s: BlockStats, updates: BlockUpdates): void {
+    const candleWindows = this.demand.windows(OHLCV);
+    const finished = [...candleWindows].map((w) => pair.finishedCandles(w));
+    pair.push(s);
+    [...candleWindows].forEach((window, k) => {
+      const width = windowNanos(window);
+      for (const c of pair.candlesSince(window, finished[k]!)) updates.add(OHLCV, s.slot, s.time, candleRecord(pair.series, window, width, c));
+    });
+    for (const [method, record] of TRAILING) {
+      for (const window of this.demand.windows(method)) {
+        const key = { base: pair.base, quote: pair.quote, window, width: windowNanos(window) };
+        updates.add(method, s.slot, s.time, record(key, pair.newestPoint(window)));
+      }
+    }
   }
 
   /** chain::market::block: newest first (slot descending, then base and quote). */
@@ -131,4 +178,13 @@ export class MarketEngine implements ChunkObserver {
     if (!pair) this.#pairs.set(key, (pair = new MarketPair(base, quote)));
     return pair;
   }
+}
+
+/** Each block's trades as chain::market::trades records, newest first (tx_index, fill_index descending). */
+function tradeUpdates(table: Table): BlockUpdates {
+  const updates = new BlockUpdates();
+  const rows = tableToRows('trades', table);
+  rows.sort((a, b) => (a.slot !== b.slot ? (a.slot < b.slot ? -1 : 1) : b.tx_index - a.tx_index || b.fill_index - a.fill_index));
+  for (const row of rows) updates.add(TRADES, row.slot, row.timestamp, tradeRecord(row));
+  return updates;
 }

@@ -95,6 +95,27 @@ export class MarketPair {
     return out;
   }
 
+  /** Finished candles of `window` so far. */
+  finishedCandles(window: string): number {
+    return this.#books.get(window)!.finished;
+  }
+
+  /**
+   * For streams, right after a push: the candle of `window` in progress and the candles finished
+   * since there were `finishedBefore`, newest first (the ones the push closed).
+   */
+  candlesSince(window: string, finishedBefore: number): CandleValues[] {
+    const book = this.#books.get(window)!;
+    const out = [book.open.values()];
+    for (let k = book.finished - 1; k >= finishedBefore; k--) out.push(book.candle(k));
+    return out;
+  }
+
+  /** For streams: the trailing point of `window` at the pair's newest block (the window stays live from now on). */
+  newestPoint(window: string): TrailingPoint {
+    return this.#livePoint(this.#liveWindow(window));
+  }
+
   #blocksBefore(at: bigint | undefined): number {
     return at === undefined ? this.series.length : this.series.countBefore(at);
   }

@@ -13,6 +13,7 @@ import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 
 /** The kernel's input: copies of the shared columns, which the worker call transfers away. */
 function kernelInput(c: ChunkTransactions): ManyBlockColumns {
@@ -21,6 +22,8 @@ function kernelInput(c: ChunkTransactions): ManyBlockColumns {
     computeUnitLimit: c.computeUnitLimit.slice(), computeUnitsConsumed: c.computeUnitsConsumed.slice(), index: c.index.slice(),
   };
 }
+
+const METHOD = 'chain::priorityfee::block';
 
 /** Newest blocks answered from memory (the method's largest limit). */
 const RECENT = 1000;
@@ -32,7 +35,10 @@ export class BlockFeesEngine implements ChunkObserver {
   /** Whether every record ever made is in #recent (then the store is never needed for a live answer). */
   #complete = true;
 
-  constructor(private readonly kernels: () => Promise<KernelClient>) {}
+  constructor(
+    private readonly kernels: () => Promise<KernelClient>,
+    private readonly demand: StreamDemand = NO_DEMAND,
+  ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     const columns = chunk.transactionColumns;
@@ -51,6 +57,8 @@ export class BlockFeesEngine implements ChunkObserver {
           this.#recent.splice(0, this.#recent.length - RECENT);
           this.#complete = false;
         }
+        if (!this.demand.has(METHOD)) return;
+        return records.map((r) => ({ method: METHOD, slot: BigInt(r.slot!), timestamp: r.timestamp, records: [r] }));
       },
     };
   }

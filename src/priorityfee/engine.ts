@@ -2,24 +2,42 @@
 import type { ChunkObserver } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
 import type { EngineSettings } from '../methods/context.js';
+import type { Store } from '../store/store.js';
+import type { StreamActivator } from '../stream/hub.js';
+import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { BlockFeesEngine } from './block-fees.js';
 import { FeeWindowsEngine } from './fee-windows.js';
 import { RecommendationsEngine } from './recommendations.js';
+import { TopTransactionsTracker } from './top-tracker.js';
 
 export class PriorityFeeEngine {
   readonly blockFees: BlockFeesEngine;
   readonly feeWindows: FeeWindowsEngine;
   readonly recommendations: RecommendationsEngine;
+  /** The top list kept live while chain::priorityfee::top_txs is streamed. */
+  readonly topTransactions: TopTransactionsTracker;
 
-  /** `kernels` gives the kernel worker (started on first use by the engine). */
-  constructor(settings: Readonly<EngineSettings>, kernels: () => Promise<KernelClient>) {
-    this.blockFees = new BlockFeesEngine(kernels);
-    this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples);
-    this.recommendations = new RecommendationsEngine(settings);
+  /**
+   * `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is
+   * streamed; `store` gives the store once it is open.
+   */
+  constructor(
+    settings: Readonly<EngineSettings>, kernels: () => Promise<KernelClient>, demand: StreamDemand = NO_DEMAND,
+    store: () => Store | undefined = () => undefined,
+  ) {
+    this.blockFees = new BlockFeesEngine(kernels, demand);
+    this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand);
+    this.recommendations = new RecommendationsEngine(settings, demand);
+    this.topTransactions = new TopTransactionsTracker(store);
   }
 
   /** The pipeline observers of this family. */
   get observers(): ChunkObserver[] {
-    return [this.blockFees, this.feeWindows, this.recommendations];
+    return [this.blockFees, this.feeWindows, this.recommendations, this.topTransactions];
+  }
+
+  /** The family's state that exists only while streamed. */
+  get activators(): StreamActivator[] {
+    return [this.topTransactions];
   }
 }

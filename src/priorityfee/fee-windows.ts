@@ -20,10 +20,12 @@ import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
 import { newestFeeBlock, transactionsSince, type BlockRef } from './store-queries.js';
 
+const METHOD = 'chain::priorityfee::fee';
 const TABLE = recordTableName(WindowFees);
 const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
 for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
@@ -71,6 +73,7 @@ export class FeeWindowsEngine implements ChunkObserver {
   constructor(
     private readonly kernels: () => Promise<KernelClient>,
     private readonly minSamples: () => number,
+    private readonly demand: StreamDemand = NO_DEMAND,
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
@@ -78,14 +81,30 @@ export class FeeWindowsEngine implements ChunkObserver {
     if (!columns) return { records: [], apply() {} };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const closed: WindowFeesRecord[] = [];
+    const streamed = FEE_WINDOWS.filter((w) => this.demand.windows(METHOD).has(w));
+    const updates: StreamUpdate[] = [];
+    const current = new Map<string, WindowFeesRecord>();
     for (let b = 0; b < columns.slots.length; b++) {
       const slot = columns.slots[b];
-      closed.push(...(await this.#addBlock(columns, b, slot, times.get(slot)!)));
+      const time = times.get(slot)!;
+      const closedNow = await this.#addBlock(columns, b, slot, time);
+      closed.push(...closedNow);
+      if (streamed.length === 0) continue;
+      // a streamed window pushes its state after every block, and the window this block closed
+      const records: WindowFeesRecord[] = [];
+      for (const window of streamed) {
+        const record = await this.#record(window, this.#open.get(window)!);
+        current.set(window, record);
+        records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
+      }
+      updates.push({ method: METHOD, slot, timestamp: time, records });
     }
     return {
       records: closed.length ? [{ table: TABLE, ipc: recordsToIPC(WindowFees, closed) }] : [],
       apply: () => {
         this.#newestSlot = columns.slots.at(-1);
+        for (const [window, record] of current) this.#cache.set(window, { slot: this.#newestSlot!, record });
+        return updates;
       },
     };
   }

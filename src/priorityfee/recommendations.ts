@@ -17,9 +17,11 @@ import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { OrderedMultiset } from '../windows/ordered-multiset.js';
 import { SlidingBlocks } from '../windows/sliding.js';
 
+const METHOD = 'chain::priorityfee::recommendation';
 const TABLE = recordTableName(Recommendation);
 const RECENT = 1000;
 const MAX_CU_LIMIT = 1_400_000n;
@@ -188,17 +190,28 @@ export class RecommendationsEngine implements ChunkObserver {
   readonly #recent = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
   #complete = true;
 
-  constructor(private readonly settings: Readonly<EngineSettings>) {}
+  constructor(
+    private readonly settings: Readonly<EngineSettings>,
+    private readonly demand: StreamDemand = NO_DEMAND,
+  ) {}
 
   prepare(chunk: ChunkView): ChunkEffect {
     const columns = chunk.transactionColumns;
     if (!columns) return { records: [], apply() {} };
     const blocks = new Map(chunk.blocks.map((b) => [b.slot, b]));
     const made = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
+    const streamed = this.demand.windows(METHOD);
+    const updates: StreamUpdate[] = [];
     for (let b = 0; b < columns.slots.length; b++) {
       const block = blocks.get(columns.slots[b])!;
       const part = blockPart(columns, b, block.cuLimit ?? BigInt(this.settings.blockCuLimit));
-      for (const window of this.#windows) made.get(window.window)!.push(window.advance(part, block.slot, block.timestamp, this.settings));
+      const points: RecommendationRecord[] = [];
+      for (const window of this.#windows) {
+        const point = window.advance(part, block.slot, block.timestamp, this.settings);
+        made.get(window.window)!.push(point);
+        if (streamed.has(window.window)) points.push(point);
+      }
+      if (points.length > 0) updates.push({ method: METHOD, slot: block.slot, timestamp: block.timestamp, records: points });
     }
     const all = [...made.values()].flat();
     return {
@@ -212,6 +225,7 @@ export class RecommendationsEngine implements ChunkObserver {
             this.#complete = false;
           }
         }
+        return updates;
       },
     };
   }

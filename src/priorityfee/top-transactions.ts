@@ -26,19 +26,55 @@ export async function topTransactions(
       ` AND t.compute_unit_price > 0 AND NOT t.is_vote` +
       ` ORDER BY t.priority_fee DESC, t.slot DESC, t."index" DESC LIMIT ${Math.min(limit, TOP_TRANSACTIONS_CAP)}`,
   );
-  return rows.map((r) => ({
-    id: recordId('chain::priorityfee::top_txs', window, r.signature as string),
+  return rows.map((r) => topTransactionRecord(rowToTopEntry(r), window, windowNs, end));
+}
+
+/** One fee-paying transaction as the top list knows it. */
+export interface TopEntry {
+  signature: string;
+  signer: string;
+  program: string;
+  slot: bigint;
+  /** Index in its block (breaks ties of fee and slot: higher first). */
+  index: number;
+  timestamp: bigint;
+  price: bigint;
+  limit: number;
+  consumed: bigint;
+  fee: bigint;
+}
+
+/** A store row (the columns `topTransactions` selects, plus `index`) as an entry. */
+export function rowToTopEntry(r: Record<string, unknown>): TopEntry {
+  return {
     signature: r.signature as string,
     signer: r.signer as string,
     program: r.program as string,
     slot: r.slot as bigint,
+    index: Number(r.index ?? 0),
     timestamp: r.timestamp as bigint,
-    compute_unit_price: r.compute_unit_price as bigint,
-    compute_unit_limit: Number(r.compute_unit_limit),
-    compute_units_consumed: r.compute_units_consumed as bigint,
-    total_priority_fee: r.priority_fee as bigint,
+    price: r.compute_unit_price as bigint,
+    limit: Number(r.compute_unit_limit),
+    consumed: r.compute_units_consumed as bigint,
+    fee: r.priority_fee as bigint,
+  };
+}
+
+/** The record of an entry in the top list of the window [end - w, end). */
+export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigint, end: bigint): TopTransactionRecord {
+  return {
+    id: recordId('chain::priorityfee::top_txs', window, e.signature),
+    signature: e.signature,
+    signer: e.signer,
+    program: e.program,
+    slot: e.slot,
+    timestamp: e.timestamp,
+    compute_unit_price: e.price,
+    compute_unit_limit: e.limit,
+    compute_units_consumed: e.consumed,
+    total_priority_fee: e.fee,
     window_duration: windowNs,
-    window_start: start,
+    window_start: end - windowNs,
     window_end: end,
-  }));
+  };
 }

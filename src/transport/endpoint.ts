@@ -8,10 +8,10 @@
 export interface PortLike {
   postMessage(message: unknown, transfer?: any[]): void;
   // `any` listeners: DOM and Node type their events differently; both carry `.data`.
-  addEventListener?(type: 'message', listener: (event: any) => void): void;
-  removeEventListener?(type: 'message', listener: (event: any) => void): void;
-  on?(type: 'message', listener: (data: any) => void): unknown;
-  off?(type: 'message', listener: (data: any) => void): unknown;
+  addEventListener?(type: 'message' | 'close', listener: (event: any) => void): void;
+  removeEventListener?(type: 'message' | 'close', listener: (event: any) => void): void;
+  on?(type: 'message' | 'close', listener: (data: any) => void): unknown;
+  off?(type: 'message' | 'close', listener: (data: any) => void): unknown;
   start?(): void;
   close?(): void;
 }
@@ -20,6 +20,8 @@ export interface PortLike {
 export interface Endpoint {
   post(message: unknown): void;
   listen(handler: (data: unknown) => void): () => void;
+  /** Calls `handler` once the port is closed (on either side), where the port reports it (Node's MessagePort does). */
+  onClose(handler: () => void): () => void;
 }
 
 export function toEndpoint(port: PortLike): Endpoint {
@@ -37,6 +39,17 @@ export function toEndpoint(port: PortLike): Endpoint {
         return () => port.off!('message', handler);
       }
       throw new TypeError('not a message port: needs addEventListener or on');
+    },
+    onClose(handler) {
+      if (port.on && port.off) {
+        port.on('close', handler);
+        return () => port.off!('close', handler);
+      }
+      if (port.addEventListener && port.removeEventListener) {
+        port.addEventListener('close', handler);
+        return () => port.removeEventListener!('close', handler);
+      }
+      return () => undefined;
     },
   };
 }

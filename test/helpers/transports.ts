@@ -1,16 +1,28 @@
 /**
  * The transports every conformance test runs over: the local engine, a real MessageChannel,
  * and a port into a real worker_thread hosting an engine (the compiled dist/workers entry).
+ * Each can also subscribe to streams and replay a dump into its engine (the worker's through its
+ * owner-only `chain::replay` method).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { connect, createEngine, type Engine, type EngineOptions } from '../../src/index.node.js';
+import { connect, createEngine, type Engine, type EngineOptions, type PushHandler, type StreamSubscription } from '../../src/index.node.js';
 import type { ResponseEntry } from '../../src/rpc/dispatch.js';
+
+/** Options of a transport's replay (speed: a number, or Infinity). */
+export interface TransportReplay {
+  speed?: number;
+  from?: string;
+  to?: string;
+}
 
 export interface Transport {
   request(body: unknown): Promise<ResponseEntry[]>;
   call(method: string, params?: Record<string, unknown>): Promise<unknown[]>;
+  subscribe(method: string, params: Record<string, unknown>, onPush: PushHandler): Promise<StreamSubscription>;
+  /** Replays the dump at `path` into the transport's engine; resolves when it has ended, after its pushes. */
+  replay(path: string, options?: TransportReplay): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -31,7 +43,13 @@ async function startEngine({ options, data = [] }: TransportSetup): Promise<Engi
 export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Transport>> = {
   local: async (setup = {}) => {
     const engine = await startEngine(setup);
-    return { request: (b) => engine.request(b), call: (m, p) => engine.call(m, p), close: () => engine.close() };
+    return {
+      request: (b) => engine.request(b),
+      call: (m, p) => engine.call(m, p),
+      subscribe: (m, p, onPush) => engine.subscribe(m, p, onPush),
+      replay: (path, options) => engine.replay(path, { speed: Infinity, ...options }).done,
+      close: () => engine.close(),
+    };
   },
   'message channel': async (setup = {}) => {
     const engine = await startEngine(setup);
@@ -41,6 +59,13 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
     return {
       request: (b) => client.request(b),
       call: (m, p) => client.call(m, p),
+      subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
+      async replay(path, options) {
+        const report = await engine.replay(path, { speed: Infinity, ...options }).done;
+        // the pushes were posted before the replay ended: a round trip lets the client read them all
+        await client.call('chain::market::token', {});
+        return report;
+      },
       async close() {
         client.close();
         port1.close();
@@ -55,6 +80,9 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
     return {
       request: (b) => client.request(b),
       call: (m, p) => client.call(m, p),
+      subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
+      replay: (path, options = {}) =>
+        client.call('chain::replay', { data: path, ...options, speed: options.speed === undefined || options.speed === Infinity ? 'Infinity' : options.speed }),
       async close() {
         client.close();
         await worker.terminate();

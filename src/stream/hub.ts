@@ -1,0 +1,193 @@
+/**
+ * The subscriptions of one engine. It tells the method engines what is subscribed (StreamDemand),
+ * and after every commit turns their per-block updates into pushes: for each block in slot order,
+ * each subscription gets the block's new or changed data points of its method that match its
+ * params (window, pair, mint), encoded as in a query answer. Query-only params (limit, from, to)
+ * are accepted and ignored, as the seed says; `at` is refused (a stream is live).
+ */
+import type { CommittedChunk, PipelineStreams } from '../ingest/pipeline.js';
+import type { MethodContext } from '../methods/context.js';
+import type { MethodDefinition } from '../methods/method.js';
+import { ErrorCode, invalidParam, RpcError } from '../rpc/errors.js';
+import { validateParams } from '../rpc/params.js';
+import { closest } from '../rpc/suggest.js';
+import { encodeInteger, encodeRecord, encodeTimestamp, type WireRecord } from '../schema/encode.js';
+import type { RecordSchema } from '../schema/records.js';
+import type { StreamDemand, StreamUpdate } from './updates.js';
+import { DEFAULT_STREAM_LIMITS, Subscription, type PushSink, type StreamLimits } from './subscription.js';
+
+/** A method whose engine keeps extra state only while it is streamed (started and stopped between commits). */
+export interface StreamActivator {
+  readonly method: string;
+  start(): Promise<void> | void;
+  stop(): void;
+}
+
+/** What the hub needs from its engine. */
+export interface HubOptions {
+  readonly methods: ReadonlyMap<string, MethodDefinition>;
+  readonly context: MethodContext;
+  readonly limits?: Partial<StreamLimits>;
+  /** Runs a task between commits (the ingest pipeline's queue), so that demand never changes mid-chunk. */
+  readonly betweenCommits: <T>(task: () => Promise<T> | T) => Promise<T>;
+  readonly activators?: readonly StreamActivator[];
+}
+
+const TOKEN_METHOD = 'chain::market::token';
+const NO_WINDOWS: ReadonlySet<string> = new Set();
+
+/** The engine's subscriptions, and the streams' side of the ingest pipeline. */
+export class SubscriptionHub implements StreamDemand, PipelineStreams {
+  readonly limits: StreamLimits;
+  #nextId = 1;
+  readonly #subscriptions = new Map<number, Subscription>();
+  readonly #counts = new Map<string, number>();
+  readonly #windows = new Map<string, Map<string, number>>();
+  readonly #windowSets = new Map<string, ReadonlySet<string>>();
+  readonly #activators: ReadonlyMap<string, StreamActivator>;
+
+  constructor(private readonly options: HubOptions) {
+    this.limits = { ...DEFAULT_STREAM_LIMITS, ...options.limits };
+    this.#activators = new Map((options.activators ?? []).map((a) => [a.method, a]));
+  }
+
+  get demand(): StreamDemand {
+    return this;
+  }
+
+  /** Open subscriptions. */
+  get size(): number {
+    return this.#subscriptions.size;
+  }
+
+  has(method: string): boolean {
+    return (this.#counts.get(method) ?? 0) > 0;
+  }
+
+  windows(method: string): ReadonlySet<string> {
+    return this.#windowSets.get(method) ?? NO_WINDOWS;
+  }
+
+  /**
+   * Opens a subscription to `method` with `params` (validated like a query's; -32601 for an unknown
+   * method, -32602 for bad params). Its pushes are held until `release()` is called on it.
+   */
+  async subscribe(method: unknown, params: unknown, sink: PushSink): Promise<Subscription> {
+    if (typeof method !== 'string') throw invalidParam('method', 'must be the name of a data method', [...this.options.methods.keys()]);
+    const definition = this.options.methods.get(method);
+    if (!definition) {
+      const suggestion = closest(method, [...this.options.methods.keys()]);
+      throw new RpcError({
+        code: ErrorCode.MethodNotFound,
+        message: `method not found: '${method}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        data: { method, suggestion },
+      });
+    }
+    const validated = validateParams(definition.params, params);
+    if (validated.at !== undefined) throw invalidParam('at', 'a stream is live: subscribe without at, or query with at', []);
+    return this.options.betweenCommits(async () => {
+      const subscription = new Subscription(this.#nextId++, definition, validated, sink, this.limits, (s) => this.#forget(s));
+      this.#subscriptions.set(subscription.id, subscription);
+      const first = this.#count(method, validated.window, 1) === 1;
+      const activator = this.#activators.get(method);
+      if (first && activator) {
+        try {
+          await activator.start();
+        } catch (error) {
+          this.#forget(subscription);
+          subscription.close();
+          throw error;
+        }
+      }
+      return subscription;
+    });
+  }
+
+  /** Ends subscription `id` (no last push); false when there is no such open subscription. */
+  unsubscribe(id: number): boolean {
+    const subscription = this.#subscriptions.get(id);
+    if (!subscription) return false;
+    subscription.close();
+    this.#forget(subscription);
+    return true;
+  }
+
+  /** Ends every subscription (the engine closes). */
+  closeAll(): void {
+    for (const id of [...this.#subscriptions.keys()]) this.unsubscribe(id);
+  }
+
+  async committed(chunk: CommittedChunk): Promise<void> {
+    if (this.#subscriptions.size === 0) return;
+    try {
+      const encoded = new Map<object, WireRecord>();
+      const encode = (definition: MethodDefinition, record: object) => {
+        let wire = encoded.get(record);
+        if (!wire) encoded.set(record, (wire = encodeRecord(definition.record as RecordSchema, record as never)));
+        return wire;
+      };
+      const updates = chunk.updates;
+      if (chunk.tokens && this.has(TOKEN_METHOD)) updates.unshift(await this.#tokenUpdate(chunk));
+      for (let i = 0; i < updates.length; ) {
+        let j = i + 1;
+        while (j < updates.length && updates[j]!.slot === updates[i]!.slot) j++;
+        const group = updates.slice(i, j);
+        const { slot, timestamp } = updates[i]!;
+        const block = slot === undefined ? undefined : { slot: encodeInteger(slot), timestamp: encodeTimestamp(timestamp!) };
+        for (const subscription of [...this.#subscriptions.values()]) {
+          const records: WireRecord[] = [];
+          for (const update of group) {
+            if (update.method !== subscription.method) continue;
+            for (const record of update.records) {
+              if (subscription.matches(record as Record<string, unknown>)) records.push(encode(subscription.definition, record));
+            }
+          }
+          if (records.length > 0) subscription.push(records, block);
+        }
+        i = j;
+      }
+    } catch (error) {
+      // a bug, not the subscriber's fault: say so rather than go quiet
+      for (const subscription of [...this.#subscriptions.values()]) {
+        subscription.end({ code: ErrorCode.InternalError, message: 'internal error: the stream stopped', data: { reason: (error as Error)?.message ?? String(error) } });
+      }
+    }
+  }
+
+  /** The chunk's tokens as the token method answers them (tokens are not versioned in time). */
+  async #tokenUpdate(chunk: CommittedChunk): Promise<StreamUpdate> {
+    const mints = new Set(chunk.tokens!.getChild('mint')!.toArray() as string[]);
+    const definition = this.options.methods.get(TOKEN_METHOD)!;
+    const all = await definition.handle(validateParams(definition.params, {}), this.options.context);
+    return { method: TOKEN_METHOD, records: all.filter((t) => mints.has((t as { mint: string }).mint)) };
+  }
+
+  #forget(subscription: Subscription): void {
+    if (this.#subscriptions.get(subscription.id) !== subscription) return;
+    this.#subscriptions.delete(subscription.id);
+    const method = subscription.method;
+    const last = this.#count(method, subscription.params.window, -1) === 0;
+    const activator = this.#activators.get(method);
+    if (last && activator) {
+      // stop between commits; a subscription made meanwhile starts it again after this
+      void this.options.betweenCommits(() => {
+        if (!this.has(method)) activator.stop();
+      }).catch(() => undefined);
+    }
+  }
+
+  /** Adjusts the open count of `method` (and of its window); returns the method's new count. */
+  #count(method: string, window: string | undefined, delta: 1 | -1): number {
+    const count = (this.#counts.get(method) ?? 0) + delta;
+    this.#counts.set(method, count);
+    if (window !== undefined) {
+      const windows = this.#windows.get(method) ?? new Map<string, number>();
+      this.#windows.set(method, windows);
+      const n = (windows.get(window) ?? 0) + delta;
+      if (n === 0) windows.delete(window);
+      else windows.set(window, n);
+      this.#windowSets.set(method, new Set(windows.keys()));
+    }
+    return count;
+  }
+}

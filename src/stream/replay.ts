@@ -1,0 +1,200 @@
+/**
+ * Replay: a dump fed block by block through the normal ingest path on a simulated clock, so that
+ * subscribers see the market exactly as they would have live (DESIGN.md 8).
+ *
+ * Clock: the first block (or `from`, when given) is released when the replay starts, and block b at
+ * start + (t_b - t_0) / speed of wall time, pauses excluded; speed 1 is real time. Blocks that are
+ * due together (the replay is behind its clock, or speed is Infinity) are committed together, up to
+ * MAX_UNIT_BLOCKS blocks and MAX_UNIT_ROWS rows, with no timer: each block still gets its own
+ * pushes, so the streams do not depend on how blocks were grouped. Between commits the replay lets
+ * the event loop run once, so that port subscribers read and acknowledge while it goes on. `from`/`to` keep the blocks with from <= time < to; rows
+ * without a slot (tokens) are always ingested, at once.
+ */
+import { emptyReport, mergeReport, type IngestReport } from '../ingest/pipeline.js';
+import type { ValidatedBatch } from '../ingest/validate.js';
+import { joinUnits, type ReplayUnit } from './replay-blocks.js';
+
+/** Options of `engine.replay`. */
+export interface ReplayOptions {
+  /** Simulated seconds per wall-clock second: 1 = real time (default), Infinity = as fast as possible. */
+  speed?: number;
+  /** First block time to replay (inclusive): Unix seconds, ISO-8601, or ns as a bigint. */
+  from?: number | string | bigint;
+  /** Block time to stop at (exclusive). */
+  to?: number | string | bigint;
+}
+
+/** What a replay did: the ingest report of its blocks, and how it ran. */
+export interface ReplayReport extends IngestReport {
+  /** True when `stop()` ended it before the end of the source. */
+  stopped: boolean;
+  /** Wall-clock seconds from start to end, pauses included. */
+  seconds: number;
+  /** Blocks committed per wall-clock second (pauses excluded). */
+  blocksPerSecond: number;
+  /** Times of the first and last replayed blocks, ns. */
+  firstTime?: bigint;
+  lastTime?: bigint;
+}
+
+/** A running replay: await it (or `.done`) for its report; pause, resume or stop it meanwhile. */
+export interface Replay extends PromiseLike<ReplayReport> {
+  readonly done: Promise<ReplayReport>;
+  /** 'running', 'paused', 'stopped' (by stop(), until the current commit ends) or 'done'. */
+  readonly state: 'running' | 'paused' | 'stopped' | 'done';
+  /** The simulated clock, ns: t_0 + elapsed wall time x speed (at Infinity: the newest block's time); undefined before the first block. */
+  readonly time: bigint | undefined;
+  /** Holds back the next blocks (the block being committed completes). */
+  pause(): void;
+  /** Goes on from where the clock was paused. */
+  resume(): void;
+  /** Ends the replay after the block being committed; the report says `stopped`. */
+  stop(): void;
+}
+
+/** Rows and blocks committed together at most, when several blocks are due at once. */
+export const MAX_UNIT_ROWS = 65_536;
+export const MAX_UNIT_BLOCKS = 64;
+
+/** Lets the event loop run (port readers read and acknowledge) between commits; no timer where setImmediate exists. */
+const yieldToEventLoop = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
+/** How a replay ingests: commit batches through the engine's pipeline. */
+export type ReplayCommit = (batches: ValidatedBatch[]) => Promise<IngestReport>;
+
+const now = () => performance.now();
+
+/** Starts a replay of `units` (ascending slots); `extra` is folded into the report at the end (rows the readers refused). */
+export function startReplay(
+  units: AsyncIterable<ReplayUnit>, commit: ReplayCommit, options: { speed: number; from?: bigint; to?: bigint },
+  finish?: () => IngestReport | undefined,
+): Replay {
+  const { speed, from, to } = options;
+  if (!(speed > 0)) throw new RangeError(`replay: speed must be a positive number or Infinity, got ${speed}`);
+  let state: Replay['state'] = 'running';
+  const started = now();
+  let clockStart = started; // wall time of t0, shifted by pauses
+  let pausedAt: number | undefined;
+  let pausedTotal = 0;
+  let t0: bigint | undefined;
+  let lastTime: bigint | undefined;
+  let firstTime: bigint | undefined;
+  let wake: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wakeUp = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+
+  const dueAt = (time: bigint) => clockStart + Number(time - t0!) / 1e6 / speed;
+  const isDue = (unit: ReplayUnit) => unit.time === undefined || speed === Infinity || dueAt(unit.time) <= now();
+  const inRange = (unit: ReplayUnit) => unit.time === undefined || from === undefined || unit.time >= from;
+
+  /** Waits while paused, then until `unit` is due; false when stopped meanwhile. */
+  async function waitFor(unit: ReplayUnit): Promise<boolean> {
+    for (;;) {
+      if (state === 'stopped') return false;
+      if (state === 'paused') {
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      if (isDue(unit)) return true;
+      const ms = dueAt(unit.time!) - now();
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(wakeUp, ms);
+      });
+    }
+  }
+
+  async function run(): Promise<ReplayReport> {
+    const report = emptyReport();
+    const iterator = units[Symbol.asyncIterator]();
+    const pull = async (): Promise<ReplayUnit | undefined> => {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return undefined;
+        const unit = next.value;
+        if (unit.slot !== undefined && unit.time !== undefined && to !== undefined && unit.time >= to) return undefined;
+        if (inRange(unit)) return unit;
+      }
+    };
+    try {
+      let unit = await pull();
+      while (unit) {
+        if (unit.time !== undefined && t0 === undefined) {
+          t0 = from !== undefined && from < unit.time ? from : unit.time;
+          clockStart = now(); // the clock starts with the first block
+        }
+        if (!(await waitFor(unit))) break;
+        const group = [unit];
+        let rows = unit.rows;
+        unit = await pull();
+        while (unit && state === 'running' && group.length < MAX_UNIT_BLOCKS && rows + unit.rows <= MAX_UNIT_ROWS && isDue(unit)) {
+          group.push(unit);
+          rows += unit.rows;
+          unit = await pull();
+        }
+        mergeReport(report, await commit(joinUnits(group)));
+        await yieldToEventLoop();
+        for (const u of group) {
+          if (u.time === undefined || u.slot === undefined) continue;
+          firstTime ??= u.time;
+          lastTime = u.time;
+        }
+      }
+    } finally {
+      await iterator.return?.();
+    }
+    const extra = finish?.();
+    if (extra) mergeReport(report, extra);
+    const stopped = state === 'stopped';
+    state = 'done';
+    const seconds = (now() - started) / 1000;
+    const active = seconds - pausedTotal / 1000;
+    return { ...report, stopped, seconds, blocksPerSecond: active > 0 ? report.blocks / active : 0, firstTime, lastTime };
+  }
+
+  const done = run();
+  done.catch(() => undefined); // the caller gets the rejection through then/done
+  return {
+    done,
+    get state() {
+      return state;
+    },
+    get time() {
+      if (t0 === undefined) return undefined;
+      if (speed === Infinity || state === 'done') return lastTime;
+      const wall = (pausedAt ?? now()) - clockStart;
+      return t0 + BigInt(Math.max(0, Math.floor(wall * 1e6 * speed)));
+    },
+    pause() {
+      if (state !== 'running') return;
+      state = 'paused';
+      pausedAt = now();
+    },
+    resume() {
+      if (state !== 'paused') return;
+      const paused = now() - pausedAt!;
+      pausedTotal += paused;
+      clockStart += paused;
+      pausedAt = undefined;
+      state = 'running';
+      wakeUp();
+    },
+    stop() {
+      if (state === 'done' || state === 'stopped') return;
+      if (pausedAt !== undefined) pausedTotal += now() - pausedAt;
+      pausedAt = undefined;
+      state = 'stopped';
+      wakeUp();
+    },
+    then(onFulfilled, onRejected) {
+      return done.then(onFulfilled, onRejected);
+    },
+  };
+}
