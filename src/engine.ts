@@ -265,7 +265,9 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         if (ns === undefined) throw new RangeError(`replay: ${name} must be Unix seconds, ISO-8601 or ns (bigint), got ${String(value)}`);
         return ns;
       };
-      const options = { speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to) };
+      const options = {
+        speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to), ready: pipeline(),
+      };
       const { units, finish } = replaySource(source);
       const replay = startReplay(units, async (batches) => (await pipeline()).commit(batches), options, finish);
       replays.add(replay);

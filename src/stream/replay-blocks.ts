@@ -103,7 +103,8 @@ export function joinUnits(units: readonly ReplayUnit[]): ValidatedBatch[] {
 const count = (batches: readonly ValidatedBatch[]) => batches.reduce((n, b) => n + b.rows.numRows, 0);
 
 function blockTime(batches: readonly ValidatedBatch[]): bigint | undefined {
-  const time = (table: string) => batches.find((b) => b.table === table)?.rows.getChild('timestamp')?.get(0) as bigint | undefined;
+  // the column's values, not get(): a Timestamp vector's get() answers in milliseconds
+  const time = (table: string) => (batches.find((b) => b.table === table)?.rows.getChild('timestamp')?.toArray() as BigInt64Array | undefined)?.[0];
   return time('blocks') ?? time('trades');
 }
 

@@ -28,7 +28,7 @@ export interface ReplayOptions {
 export interface ReplayReport extends IngestReport {
   /** True when `stop()` ended it before the end of the source. */
   stopped: boolean;
-  /** Wall-clock seconds from start to end, pauses included. */
+  /** Wall-clock seconds from start (the engine's store open) to end, pauses included. */
   seconds: number;
   /** Blocks committed per wall-clock second (pauses excluded). */
   blocksPerSecond: number;
@@ -65,15 +65,18 @@ export type ReplayCommit = (batches: ValidatedBatch[]) => Promise<IngestReport>;
 
 const now = () => performance.now();
 
-/** Starts a replay of `units` (ascending slots); `extra` is folded into the report at the end (rows the readers refused). */
+/**
+ * Starts a replay of `units` (ascending slots) once `ready` resolves; `finish` gives, at the end,
+ * what the reader refused on its own (folded into the report).
+ */
 export function startReplay(
-  units: AsyncIterable<ReplayUnit>, commit: ReplayCommit, options: { speed: number; from?: bigint; to?: bigint },
-  finish?: () => IngestReport | undefined,
+  units: AsyncIterable<ReplayUnit>, commit: ReplayCommit,
+  options: { speed: number; from?: bigint; to?: bigint; ready?: Promise<unknown> }, finish?: () => IngestReport | undefined,
 ): Replay {
-  const { speed, from, to } = options;
+  const { speed, from, to, ready } = options;
   if (!(speed > 0)) throw new RangeError(`replay: speed must be a positive number or Infinity, got ${speed}`);
   let state: Replay['state'] = 'running';
-  const started = now();
+  let started = now();
   let clockStart = started; // wall time of t0, shifted by pauses
   let pausedAt: number | undefined;
   let pausedTotal = 0;
@@ -113,6 +116,8 @@ export function startReplay(
 
   async function run(): Promise<ReplayReport> {
     const report = emptyReport();
+    await ready; // the clock starts once the engine can commit (its store is open)
+    started = now();
     const iterator = units[Symbol.asyncIterator]();
     const pull = async (): Promise<ReplayUnit | undefined> => {
       for (;;) {
@@ -120,16 +125,17 @@ export function startReplay(
         if (next.done) return undefined;
         const unit = next.value;
         if (unit.slot !== undefined && unit.time !== undefined && to !== undefined && unit.time >= to) return undefined;
-        if (inRange(unit)) return unit;
+        if (!inRange(unit)) continue;
+        if (unit.time !== undefined && t0 === undefined) {
+          t0 = from !== undefined && from < unit.time ? from : unit.time;
+          clockStart = now(); // the clock starts with the first block
+        }
+        return unit;
       }
     };
     try {
       let unit = await pull();
       while (unit) {
-        if (unit.time !== undefined && t0 === undefined) {
-          t0 = from !== undefined && from < unit.time ? from : unit.time;
-          clockStart = now(); // the clock starts with the first block
-        }
         if (!(await waitFor(unit))) break;
         const group = [unit];
         let rows = unit.rows;
