@@ -266,7 +266,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         return ns;
       };
       const options = {
-        speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to), ready: pipeline(),
+        speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to),
+        ready: Promise.all([pipeline(), kernels()]), // the clock starts once the engine is warm
       };
       const { units, finish } = replaySource(source);
       const replay = startReplay(units, async (batches) => (await pipeline()).commit(batches), options, finish);

@@ -1,5 +1,5 @@
 /**
- * The `chainlens` command: demo, generate, query, rpc.
+ * The `chainlens` command: demo, generate, query, rpc, replay.
  * Exit status: 0 when the request was answered (an error entry is an answer), 1 when loading
  * failed, 2 for a command-line mistake.
  */
@@ -21,7 +21,10 @@ const USAGE = `usage:
   chainlens generate --out DIR [--minutes N] [--seed S] [--format parquet|ndjson|csv|arrow] [--tx-per-block N]
   chainlens query [--data PATH]... [--at T] METHOD [PARAMS_JSON]
   chainlens rpc [--data PATH]...                 one JSON-RPC body per stdin line -> one response array per line
-Without --data, query and rpc use the demo data.`;
+  chainlens replay [--data PATH]... [--speed N|Infinity] [--from T] [--to T] METHOD [PARAMS_JSON]
+                                                 replay the dump on a simulated clock (speed 1 = real time, the default);
+                                                 print every data point the METHOD stream pushes, one JSON object per line
+Without --data, query, rpc and replay use the demo data.`;
 
 const FORMATS: readonly FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];
 const EXTENSIONS: Record<FileFormat, string> = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv', arrow: 'arrow' };
@@ -41,6 +44,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await query(parseArgs(rest));
       case 'rpc':
         return await rpc(parseArgs(rest));
+      case 'replay':
+        return await replay(parseArgs(rest));
       case undefined:
       case 'help':
       case '--help':
@@ -157,9 +162,10 @@ async function demo(args: ParsedArgs): Promise<number> {
   return 0;
 }
 
-async function query(args: ParsedArgs): Promise<number> {
+/** METHOD and PARAMS_JSON from the positionals. */
+function methodAndParams(command: string, args: ParsedArgs): [string, Record<string, unknown>] {
   const [method, paramsText, ...extra] = args.positionals;
-  if (!method) throw new UsageError('query needs a METHOD');
+  if (!method) throw new UsageError(`${command} needs a METHOD`);
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   let params: Record<string, unknown> = {};
   if (paramsText !== undefined) {
@@ -169,8 +175,19 @@ async function query(args: ParsedArgs): Promise<number> {
       throw new UsageError(`PARAMS_JSON is not JSON: ${paramsText}`);
     }
   }
-  const at = option(args, 'at');
-  if (at !== undefined) params = { ...params, at: /^\d+(\.\d+)?$/.test(at) ? Number(at) : at };
+  return [method, params];
+}
+
+/** A time option as the engine takes it: Unix seconds (a number) or ISO-8601 text. */
+const timeOption = (args: ParsedArgs, name: string): string | number | undefined => {
+  const text = option(args, name);
+  return text === undefined || !/^\d+(\.\d+)?$/.test(text) ? text : Number(text);
+};
+
+async function query(args: ParsedArgs): Promise<number> {
+  const [method, given] = methodAndParams('query', args);
+  const at = timeOption(args, 'at');
+  const params = at === undefined ? given : { ...given, at };
   const { engine } = await loadEngine(await dataPaths(args));
   try {
     const response = await engine.request({ jsonrpc: '2.0', id: 1, method, params });
@@ -189,6 +206,46 @@ async function rpc(args: ParsedArgs): Promise<number> {
       if (line.trim() === '') continue;
       process.stdout.write(JSON.stringify(await engine.request(line)) + '\n');
     }
+  } finally {
+    await engine.close();
+  }
+  return 0;
+}
+
+async function replay(args: ParsedArgs): Promise<number> {
+  const [method, params] = methodAndParams('replay', args);
+  const speedText = option(args, 'speed') ?? '1';
+  const speed = /^(infinity|inf|max)$/i.test(speedText) ? Infinity : Number(speedText);
+  if (!(speed > 0)) throw new UsageError(`--speed must be a positive number or Infinity, got '${speedText}'`);
+  const from = timeOption(args, 'from');
+  const to = timeOption(args, 'to');
+  const paths = await dataPaths(args);
+  const engine = await createEngine();
+  try {
+    let failed: string | undefined;
+    try {
+      await engine.subscribe(method, params, (push) => {
+        if (push.error) failed = `the stream ended: ${push.error.message}`;
+        for (const point of push.result ?? []) process.stdout.write(JSON.stringify(point) + '\n');
+      });
+    } catch (error) {
+      // an unknown method or bad params: the error entry, as `query` prints it
+      console.log(JSON.stringify([{ jsonrpc: '2.0', id: null, error: (error as { rpc?: unknown }).rpc ?? String(error) }]));
+      return 0;
+    }
+    let report;
+    try {
+      report = await engine.replay(paths.length === 1 ? paths[0]! : paths, { speed, from, to });
+    } catch (error) {
+      if (error instanceof RangeError) throw new UsageError(error.message);
+      throw new LoadFailed((error as Error).message);
+    }
+    if (failed) console.error(`chainlens: ${failed}`);
+    console.error(
+      `replayed ${report.blocks} blocks (${report.ingested} rows, ${report.rejected} rejected) in ${report.seconds.toFixed(1)} s: ` +
+        `${report.blocksPerSecond.toFixed(0)} blocks/s`,
+    );
+    if (report.rejected > 0) console.error(`first rejected row: ${formatRejection(report)}`);
   } finally {
     await engine.close();
   }
