@@ -12,7 +12,7 @@
 import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
-import type { FeeSamples } from '../kernels/fees.js';
+import type { FeeSamples, SampleStats } from '../kernels/fees.js';
 import { recordId } from '../schema/ids.js';
 import { WindowFees, type WindowFeesRecord } from '../schema/records.js';
 import { FEE_WINDOWS, windowNanos } from '../schema/time.js';
@@ -23,6 +23,7 @@ import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
+import { FeeWindowStats } from './fee-window-stats.js';
 import { newestFeeBlock, transactionsSince, type BlockRef } from './store-queries.js';
 
 const METHOD = 'chain::priorityfee::fee';
@@ -30,6 +31,13 @@ const TABLE = recordTableName(WindowFees);
 const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
 for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
 
+
+/** A streamed window's incremental statistics: samples [.., consumed) of the buffer, from the window's start. */
+interface StreamedWindow {
+  start: bigint;
+  consumed: number;
+  stats: FeeWindowStats;
+}
 
 interface OpenWindow {
   start: bigint;
@@ -45,8 +53,15 @@ export async function windowFeesRecord(
   kernels: KernelClient, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, samples: FeeSamples,
   minSamples: number,
 ): Promise<WindowFeesRecord> {
+  return windowFeesRecordOf(await kernels.sampleStats(samples), window, start, counters, lastTimestamp, minSamples);
+}
+
+/** The record of one window from its sample statistics and counters. */
+function windowFeesRecordOf(
+  sampleStats: SampleStats, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, minSamples: number,
+): WindowFeesRecord {
   const w = windowNanos(window);
-  const stats = (await kernels.sampleStats(samples)) as Record<string, unknown>;
+  const stats = sampleStats as Record<string, unknown>;
   const values: Record<string, unknown> = {
     ...stats,
     id: recordId('chain::priorityfee::fee', window, start),
@@ -68,6 +83,8 @@ export class FeeWindowsEngine implements ChunkObserver {
   readonly #buffer = new SampleBuffer();
   readonly #open = new Map<string, OpenWindow>();
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
+  /** The windows that are streamed, kept incrementally (only while subscribed). */
+  readonly #streamed = new Map<string, StreamedWindow>();
   #newestSlot: bigint | undefined;
 
   constructor(
@@ -82,6 +99,7 @@ export class FeeWindowsEngine implements ChunkObserver {
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const closed: WindowFeesRecord[] = [];
     const streamed = FEE_WINDOWS.filter((w) => this.demand.windows(METHOD).has(w));
+    for (const window of this.#streamed.keys()) if (!(streamed as readonly string[]).includes(window)) this.#streamed.delete(window);
     const updates: StreamUpdate[] = [];
     const current = new Map<string, WindowFeesRecord>();
     for (let b = 0; b < columns.slots.length; b++) {
@@ -93,7 +111,7 @@ export class FeeWindowsEngine implements ChunkObserver {
       // a streamed window pushes its state after every block, and the window this block closed
       const records: WindowFeesRecord[] = [];
       for (const window of streamed) {
-        const record = await this.#record(window, this.#open.get(window)!);
+        const record = this.#streamedRecord(window, this.#open.get(window)!);
         current.set(window, record);
         records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
       }
@@ -132,6 +150,18 @@ export class FeeWindowsEngine implements ChunkObserver {
       open.lastTimestamp = time;
     }
     return closed;
+  }
+
+  /** The record of a streamed window after the newest block: its statistics take the block's samples only. */
+  #streamedRecord(window: string, open: OpenWindow): WindowFeesRecord {
+    let streamed = this.#streamed.get(window);
+    if (streamed?.start !== open.start) {
+      streamed = { start: open.start, consumed: open.offset, stats: new FeeWindowStats() };
+      this.#streamed.set(window, streamed);
+    }
+    streamed.stats.add(this.#buffer.view(streamed.consumed));
+    streamed.consumed = this.#buffer.length;
+    return windowFeesRecordOf(streamed.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
   async #record(window: string, open: OpenWindow): Promise<WindowFeesRecord> {
