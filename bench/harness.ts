@@ -76,6 +76,8 @@ export interface Figure {
   values?: Record<string, number | string | null>;
   /** What was cross-checked between the subjects' answers. */
   checked?: string;
+  /** The machine's 1, 5 and 15 minute load averages when the figure's family started. */
+  load_average?: number[];
   notes: string[];
 }
 

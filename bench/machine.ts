@@ -1,4 +1,5 @@
 /** What a result was measured on: machine, load, runtime and the versions of every measured engine. */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,20 @@ export interface Machine {
   load_average_start: number[];
   load_average_end?: number[];
   versions: Record<string, string>;
+  /** The measured code: HEAD and the files of src/, assembly/ and workers/ that differed from it. */
+  source?: { commit: string; uncommitted: string[] };
+}
+
+/** HEAD and the uncommitted engine files, when this is a git work tree. */
+function describeSource(): Machine['source'] {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = git('rev-parse', '--short', 'HEAD');
+    const uncommitted = git('status', '--porcelain', '--', 'src', 'assembly', 'workers').split('\n').filter(Boolean).map((l) => l.slice(3));
+    return { commit, uncommitted };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The installed version of a package (its package.json, which not every package exports, so read from node_modules). */
@@ -52,6 +67,7 @@ export function describeMachine(): Machine {
       tinybench: packageVersion('tinybench'),
       assemblyscript: packageVersion('assemblyscript'),
     },
+    source: describeSource(),
   };
 }
 

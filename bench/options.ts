@@ -50,5 +50,5 @@ export interface Repeats {
 /** The default repeats: enough for a median and a spread, bounded for the multi-second baselines. */
 export function repeats(options: Pick<BenchOptions, 'quick'>, slow = false): Repeats {
   if (options.quick) return { iterations: 2, timeMs: 0 };
-  return slow ? { iterations: 3, timeMs: 0 } : { iterations: 5, timeMs: 1500 };
+  return slow ? { iterations: 3, timeMs: 1500 } : { iterations: 5, timeMs: 1500 };
 }

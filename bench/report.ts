@@ -68,12 +68,23 @@ function kernelTable(figures: Figure[]): string[] {
 
 function targetTable(figures: Figure[]): string[] {
   const lines = ['| figure | target | measured | status |', '|---|---|---|---|'];
-  for (const f of figures) for (const t of f.targets) lines.push(`| ${f.title} | ${t.text} | ${measuredText(t, f)} | ${status(t)} |`);
+  for (const f of figures) {
+    if (f.family === 'latency' && f.targets.length) {
+      // one row per method: idle / ingesting p99 over each transport
+      const cell = (id: string) => measuredText(f.targets.find((t) => t.against === id)!, f);
+      const missed = f.targets.filter((t) => t.met === false).length;
+      lines.push(`| ${f.title} | p99: local call < 1 ms, MessagePort < 2 ms (idle / ingesting) | local ${cell('local')} / ${cell('local-ingesting')}; ` +
+        `port ${cell('port')} / ${cell('port-ingesting')} | ${missed ? `**MISSED** (${missed} of ${f.targets.length})` : 'met'} |`);
+      continue;
+    }
+    for (const t of f.targets) lines.push(`| ${f.title} | ${t.text} | ${measuredText(t, f)} | ${status(t)} |`);
+  }
   return lines;
 }
 
 function detail(f: Figure): string[] {
-  const lines = [`### ${f.title}`, '', `Data: ${f.size}.`, ''];
+  const load = f.load_average ? ` Load average when this family started: ${f.load_average.join(', ')}.` : '';
+  const lines = [`### ${f.title}`, '', `Data: ${f.size}.${load}`, ''];
   lines.push('| subject | median | MAD | min – max | p99 | samples | rate |', '|---|---|---|---|---|---|---|');
   for (const s of f.subjects) {
     const st = s.stats;
@@ -114,20 +125,28 @@ function latencyTable(figures: Figure[]): string[] {
 
 function valuesTable(values: Record<string, number | string | null>): string[] {
   const lines = ['| value | |', '|---|---|'];
-  for (const [k, v] of Object.entries(values)) lines.push(`| ${k} | ${typeof v === 'number' ? (Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4)) : String(v)} |`);
+  const number = (v: number) => (Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(4)).toString());
+  for (const [k, v] of Object.entries(values)) lines.push(`| ${k} | ${typeof v === 'number' ? number(v) : String(v)} |`);
   return lines;
 }
 
+/** Missed targets, grouped by their explanation (the latency misses share a few). */
 function misses(figures: Figure[]): string[] {
-  const lines: string[] = [];
+  const groups = new Map<string, { why: string; close: string; items: Map<string, string[]> }>();
   for (const f of figures) {
     for (const t of f.targets) {
       if (t.met !== false) continue;
-      const why = explainMiss(f, t);
-      lines.push(`- **${f.title}: ${t.text}** (measured ${measuredText(t, f)}).`);
-      lines.push(`  Why: ${why?.why ?? 'not analysed yet.'}`);
-      lines.push(`  What would close it: ${why?.close ?? 'not analysed yet.'}`);
+      const e = explainMiss(f, t) ?? { why: 'not analysed yet.', close: 'not analysed yet.' };
+      const key = `${e.why}\n${e.close}`;
+      const group = groups.get(key) ?? { ...e, items: new Map<string, string[]>() };
+      group.items.set(f.title, [...(group.items.get(f.title) ?? []), `${t.text} (measured ${measuredText(t, f)})`]);
+      groups.set(key, group);
     }
+  }
+  const lines: string[] = [];
+  for (const g of groups.values()) {
+    lines.push(`- ${[...g.items].map(([title, targets]) => `**${title}**: ${targets.join('; ')}`).join('. ')}.`);
+    lines.push(`  - Why: ${g.why}`, `  - What would close it: ${g.close}`);
   }
   return lines.length ? lines : ['No target was missed in this run.'];
 }
@@ -164,10 +183,13 @@ export function renderReport(results: BenchResults): string {
     `- Date: ${results.date} (${results.mode} run, ${(results.duration_s / 60).toFixed(1)} minutes).`,
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB, ${m.platform} ${m.arch} (${m.kernel}); Node ${m.node} (V8 ${m.v8}).`,
     `- Versions: ${Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    ...(m.source ? [`- Code: commit ${m.source.commit}${m.source.uncommitted.length ? `, with uncommitted changes in ${m.source.uncommitted.join(', ')}` : ''}.`] : []),
     `- Load average (1, 5, 15 min) at the start: ${m.load_average_start.join(', ')}; at the end: ${m.load_average_end?.join(', ') ?? 'n/a'}. ` +
       `The machine has ${m.cores} cores shared with other processes (other engineers' test runs): a load above 1 means the ` +
       'benchmark competed for the CPU, so absolute times are pessimistic and noisier than on an idle machine; the ratios, ' +
-      'measured in the same minutes, are the figures to read.',
+      'measured in the same minutes, are the figures to read. Full runs an hour apart on this machine differed by up to 2x on ' +
+      'single subjects (native DuckDB most, its two threads competing with the other processes), so a ratio near its target ' +
+      'can land on either side of it from one run to the next.',
     `- Memory bandwidth (plain Float64Array sum, one thread): ${bandwidth ? gib(bandwidth) : 'not measured'}.`,
     '',
   ];
@@ -199,7 +221,8 @@ export function renderReport(results: BenchResults): string {
     '',
     '### Query latency',
     '',
-    'Limit 1 on every method (the latest answer), over a local call (`engine.call`) and over a MessagePort',
+    'Limit 1 on every method (the latest answer), over a local call (`engine.call`, issued from a new macrotask',
+    'as an arriving request would be: `setImmediate`, a few microseconds) and over a MessagePort',
     '(`engine.serve` and `connect` on a MessageChannel in the same thread: the JSON-RPC envelope is encoded,',
     'posted and decoded both ways), on an engine holding five minutes of the synthetic market. "Ingesting":',
     'the same calls while a loop pushes the next generated block through `engine.ingest`, one block per call',
@@ -210,13 +233,12 @@ export function renderReport(results: BenchResults): string {
     out.push(...latencyTable(latency), '');
     const busy = latency.find((f) => f.values?.ingest_blocks_per_s_while_querying !== undefined)?.values?.ingest_blocks_per_s_while_querying;
     if (typeof busy === 'number') out.push(`Ingestion kept ${busy.toFixed(1)} blocks/s going while the "ingesting" calls ran.`, '');
+    if (latency[0]!.load_average) out.push(`Load average when the latency figures started: ${latency[0]!.load_average.join(', ')} (2 cores).`, '');
   } else out.push('Not measured in this run.', '');
-  out.push('### Ingest', '');
   if (ingest.length) for (const f of ingest) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
-  else out.push('Not measured in this run.', '');
-  out.push('### Start-up and memory', '');
+  else out.push('### Ingest', '', 'Not measured in this run.', '');
   if (startup.length) for (const f of startup) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
-  else out.push('Not measured in this run.', '');
+  else out.push('### Start-up and memory', '', 'Not measured in this run.', '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

@@ -59,10 +59,12 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   };
   for (const family of options.only) {
     const begun = Date.now();
-    log(`${family}: running (load average ${loadAverage().join(' ')})`);
+    const load = loadAverage();
+    log(`${family}: running (load average ${load.join(' ')})`);
     try {
       const made = await FAMILY_RUNNERS[family](options);
       for (const figure of Array.isArray(made) ? made : [made]) {
+        figure.load_average = load;
         results.figures.push(figure);
         log(`  ${figure.title}: ${summary(figure)}`);
       }
