@@ -15,14 +15,14 @@ import type { KernelClient } from './kernels/client.js';
 import type { Platform } from './platform/platform.js';
 import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
-import { call, dispatch, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
-import { ErrorCode, RpcError, toErrorObject } from './rpc/errors.js';
+import { call, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
+import { RpcError, toErrorObject } from './rpc/errors.js';
 import { parseTimeParam } from './schema/time.js';
 import type { TableName } from './schema/tables.js';
 import { openStore, type Store } from './store/store.js';
-import { ACK, StreamConnection, SUBSCRIBE, subscriptionNotFound, UNSUBSCRIBE } from './stream/connection.js';
+import { NO_PUSH_METHODS, StreamConnection } from './stream/connection.js';
 import { SubscriptionHub } from './stream/hub.js';
-import type { PushMessage } from './stream/push.js';
+import { LocalStreams } from './stream/local.js';
 import { startReplay, type Replay, type ReplayOptions } from './stream/replay.js';
 import { unitsFromLoader, unitsFromRows, type ReplaySource } from './stream/replay-source.js';
 import type { StreamLimits } from './stream/subscription.js';
@@ -138,35 +138,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     betweenCommits: async (task) => (opening ? (await opening).exclusive(task) : task()),
   });
   // engine.request has no way to push: its stream methods say so
-  const target: DispatchTarget = {
-    methods: METHOD_TABLE,
-    context,
-    extra: new Map<string, ExtraHandler>([
-      [SUBSCRIBE, () => {
-        throw new RpcError({
-          code: ErrorCode.MethodNotFound,
-          message: `method not available here: '${SUBSCRIBE}' needs a connection that can receive pushes: engine.subscribe(), or a port served by engine.serve()`,
-          data: { method: SUBSCRIBE },
-        });
-      }],
-      [UNSUBSCRIBE, (params) => {
-        throw subscriptionNotFound(Number((params as { subscription?: unknown } | undefined)?.subscription));
-      }],
-      [ACK, (params) => {
-        throw subscriptionNotFound(Number((params as { subscription?: unknown } | undefined)?.subscription));
-      }],
-    ]),
-  };
-  // the engine's own connection, for engine.subscribe: pushes go to each subscription's callback
-  const localHandlers = new Map<number, PushHandler>();
-  const local = new StreamConnection(hub, {
-    deliver(push: PushMessage) {
-      const handler = localHandlers.get(push.params.subscription);
-      if (push.params.error) localHandlers.delete(push.params.subscription);
-      return handler?.(push.params) as PromiseLike<unknown> | undefined;
-    },
-  });
-  const localTarget: DispatchTarget = { ...target, extra: local.methods };
+  const target: DispatchTarget = { methods: METHOD_TABLE, context, extra: NO_PUSH_METHODS };
+  const local = new LocalStreams(hub, { methods: METHOD_TABLE, context });
 
   /** `ingest` rows as validated batches, `source` naming them in rejections. */
   async function validateInput(rows: IngestInput, source: string): Promise<ValidatedBatch[]> {
@@ -238,24 +211,9 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         },
       };
     },
-    async subscribe(method, params, onPush) {
+    subscribe(method, params, onPush) {
       ensureOpen();
-      const [entry] = await dispatch({ jsonrpc: '2.0', id: 0, method: SUBSCRIBE, params: { method, params } }, localTarget);
-      if (!entry || 'error' in entry) throw new RpcError(entry ? entry.error : { code: ErrorCode.InternalError, message: 'internal error' });
-      const id = entry.result as number;
-      localHandlers.set(id, onPush);
-      local.release([id]);
-      return {
-        id,
-        async unsubscribe() {
-          localHandlers.delete(id);
-          try {
-            await call(UNSUBSCRIBE, { subscription: id }, localTarget);
-          } catch (error) {
-            throw error instanceof RpcError ? error : new RpcError(toErrorObject(error));
-          }
-        },
-      };
+      return local.subscribe(method, params, onPush);
     },
     replay(source, replayOptions = {}) {
       ensureOpen();

@@ -43,6 +43,26 @@ export function subscriptionNotFound(id: number): RpcError {
   return new RpcError({ code: ErrorCode.SubscriptionNotFound, message: `subscription not found: ${id}`, data: { subscription: id } });
 }
 
+/**
+ * The stream methods where nothing can be pushed (`engine.request`): chain::subscribe says where
+ * streams are; there is no subscription to end or acknowledge.
+ */
+export const NO_PUSH_METHODS: ReadonlyMap<string, ExtraHandler> = new Map<string, ExtraHandler>([
+  [SUBSCRIBE, () => {
+    throw new RpcError({
+      code: ErrorCode.MethodNotFound,
+      message: `method not available here: '${SUBSCRIBE}' needs a connection that can receive pushes: engine.subscribe(), or a port served by engine.serve()`,
+      data: { method: SUBSCRIBE },
+    });
+  }],
+  [UNSUBSCRIBE, (params) => {
+    throw subscriptionNotFound(subscriptionId(objectParams(params, ['subscription']).subscription));
+  }],
+  [ACK, (params) => {
+    throw subscriptionNotFound(subscriptionId(objectParams(params, ['subscription', 'received']).subscription));
+  }],
+]);
+
 /** The subscriptions of one connection, and its stream methods (dispatch's extra methods). */
 export class StreamConnection {
   readonly #subscriptions = new Map<number, Subscription>();
@@ -92,6 +112,7 @@ export class StreamConnection {
   async #subscribe(raw: unknown): Promise<number> {
     const { method, params } = objectParams(raw, ['method', 'params']);
     if (this.#closed) throw new RpcError({ code: ErrorCode.InvalidRequest, message: 'invalid request: the connection is closed' });
+    for (const [id, s] of this.#subscriptions) if (!s.open) this.#subscriptions.delete(id); // ended by themselves
     const subscription = await this.hub.subscribe(method, params, this.sink);
     if (this.#closed) {
       this.hub.unsubscribe(subscription.id);

@@ -33,6 +33,7 @@ export interface StreamLimits {
   maxPendingBytes: number;
 }
 
+/** The bounds when the engine option `streams` does not set them. */
 export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxPendingPushes: 1000, maxPendingBytes: 16 * 1024 * 1024 };
 
 /** An open subscription; made and dropped by the hub. */
