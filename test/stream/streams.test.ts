@@ -93,7 +93,7 @@ describe('stream methods', () => {
     }
   });
 
-  it('unsubscribe ends pushes; so does closing the port', async () => {
+  it('unsubscribe ends pushes; so do client.close() and closing the port', async () => {
     const engine = await open();
     const { port1, port2 } = channel(engine);
     // count what the server posts on port1
@@ -114,10 +114,19 @@ describe('stream methods', () => {
     expect(got.filter((p) => p.subscription === first.id).length).toBe(2);
     expect(got.length).toBe(6);
 
+    // client.close() unsubscribes first: the server answers the notifications ([]) and pushes no more
+    const other = connect(port2);
+    await other.subscribe('chain::market::trades', {}, () => {});
+    other.close();
+    await settle();
+    posted = 0;
+    await ingestEach(engine, market.slice(4, 5));
+    expect(posted).toBe(1); // the one subscription left (priorityfee::block of the first client)
+
     port2.close(); // Node reports the close on port1: the server ends the port's subscriptions
     await settle();
     posted = 0;
-    await ingestEach(engine, market.slice(4, 6));
+    await ingestEach(engine, market.slice(5, 7));
     expect(posted).toBe(0);
   });
 
