@@ -108,13 +108,12 @@ const ENTRIES: readonly Entry[] = [
   {
     figures: ['latency.'],
     against: ['local', 'port'],
-    explain: (f, t) => {
-      const s = f.subjects.find((x) => x.id === t.against);
+    explain: (f) => {
       return {
-        why: `This method answers from memory: median ${ms(s?.stats.median_ms ?? NaN)}, p99 ${ms(s?.stats.p99_ms ?? NaN)}. The tail is most likely the ` +
-          `thread waiting for the CPU, not the answer: the machine's load average was ${f.load_average?.join(', ') ?? 'high'} on 2 cores ` +
-          'when the latency figures started (other processes\' test runs, plus this benchmark), so about one call in a hundred ' +
-          'waited for a time slice.',
+        why: 'These methods answer from memory (medians of tens of microseconds in the latency table). The p99 tail is most likely ' +
+          `the thread waiting for the CPU, not the answer: the machine's load average was ${f.load_average?.join(', ') ?? 'high'} on 2 ` +
+          'cores when the latency figures started (other processes\' test runs, plus this benchmark), so about one call in a ' +
+          'hundred waited for a time slice.',
         close: 'Nothing in the method: the target holds when the thread has its core (measure on a machine that is not shared, ' +
           'or with the benchmark pinned to a core of its own).',
       };
