@@ -12,6 +12,10 @@
  * day of the synthetic market) would cost gigabytes; instead each pair keeps its block series
  * (~112 bytes per pair-block) and its finished candles (~100 bytes each, ~1.15 per pair-block),
  * and trailing points are slid from the series with exact sums (as-of answers included).
+ *
+ * Streams: once a chunk is committed, each block's new records of the streamed methods (the block
+ * records, trades, and per streamed window the pair's candle and trailing point after the block)
+ * are handed to the subscriptions, read from the same live state that answers queries.
  */
 import type { Table } from 'apache-arrow';
 import type { KernelClient } from '../kernels/client.js';
@@ -65,8 +69,7 @@ export class MarketEngine implements ChunkObserver {
   readonly #usd: UsdPrices;
   readonly #pairs = new Map<string, MarketPair>();
 
-  /** `kernels` gives the kernel worker (started on first use by the engine). */
-  /** `demand` says what is streamed: the engine makes stream updates for that only. */
+  /** `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is streamed. */
   constructor(
     private readonly settings: Readonly<EngineSettings>,
     private readonly kernels: () => Promise<KernelClient>,
@@ -101,10 +104,10 @@ export class MarketEngine implements ChunkObserver {
 
   /** Appends a block to its pair; adds the candles and trailing points it made to the streamed windows' updates. */
   #push(pair: MarketPair, s: BlockStats, updates: BlockUpdates): void {
-    const candleWindows = this.demand.windows(OHLCV);
-    const finished = [...candleWindows].map((w) => pair.finishedCandles(w));
+    const candleWindows = [...this.demand.windows(OHLCV)];
+    const finished = candleWindows.map((w) => pair.finishedCandles(w));
     pair.push(s);
-    [...candleWindows].forEach((window, k) => {
+    candleWindows.forEach((window, k) => {
       const width = windowNanos(window);
       for (const c of pair.candlesSince(window, finished[k]!)) updates.add(OHLCV, s.slot, s.time, candleRecord(pair.series, window, width, c));
     });
