@@ -242,3 +242,23 @@ describe('slow subscribers (bounded queue, then the subscription ends with -3200
     expect(thrown[1]!.error).toMatchObject({ code: -32603, data: { reason: 'strategy bug' } });
   });
 });
+
+describe('chain::replay (the engine worker owner only)', () => {
+  it('validates its params on the worker port, and does not exist on a served port', async () => {
+    const { TRANSPORTS } = await import('../helpers/transports.js');
+    const worker = await TRANSPORTS['worker port']!();
+    try {
+      const error = (p: Promise<unknown>) => p.then(() => undefined, (e) => e.rpc);
+      expect(await error(worker.call('chain::replay', { data: 5 }))).toMatchObject({ code: -32602, data: { param: 'data' } });
+      expect(await error(worker.call('chain::replay', { data: '/nowhere', speed: 0 }))).toMatchObject({ code: -32602, data: { param: 'speed' } });
+      expect(await error(worker.call('chain::replay', { data: '/nowhere', from: 'yesterday' }))).toMatchObject({ code: -32602, data: { param: 'from' } });
+      expect(await error(worker.call('chain::replay', { data: '/nowhere', pace: 1 }))).toMatchObject({ code: -32602, data: { param: 'pace' } });
+    } finally {
+      await worker.close();
+    }
+    const engine = await open();
+    const client = connect(channel(engine).port2);
+    await expect(client.call('chain::replay', { data: '/etc' })).rejects.toMatchObject({ code: -32601 });
+    client.close();
+  });
+});
