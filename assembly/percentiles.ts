@@ -1,4 +1,5 @@
 import { Status } from './status';
+import { insertionSortU64 } from './sort';
 
 /**
  * Exact nearest-rank percentiles of u64 values (DESIGN.md 6): for sorted x[0..n-1] and p in
@@ -151,7 +152,7 @@ function select(src: usize, dst: usize, at: u32, len: u32, base: u32, rlo: u32, 
   const begin = src + (<usize>at << 3);
   const end = begin + (<usize>len << 3);
   if (len <= SMALL) {
-    insertionSort(begin, len);
+    insertionSortU64(begin, len);
     for (let j = rlo; j < rhi; j++) emit(j, load<u64>(begin + (<usize>(rankAt(j) - base) << 3)));
     return;
   }
@@ -213,21 +214,6 @@ function select(src: usize, dst: usize, at: u32, len: u32, base: u32, rlo: u32, 
       select(dst, src, at + placed, count, first, jlo, j, level + 1);
       placed += count;
     }
-  }
-}
-
-/** Sorts the `len` u64 values at `begin` ascending (only for short segments). */
-function insertionSort(begin: usize, len: u32): void {
-  for (let i: u32 = 1; i < len; i++) {
-    const x = load<u64>(begin + (<usize>i << 3));
-    let j = i;
-    while (j > 0) {
-      const y = load<u64>(begin + ((<usize>j - 1) << 3));
-      if (y <= x) break;
-      store<u64>(begin + (<usize>j << 3), y);
-      j--;
-    }
-    store<u64>(begin + (<usize>j << 3), x);
   }
 }
 

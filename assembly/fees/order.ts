@@ -1,4 +1,5 @@
 import { selectPercentilesU64 } from '../percentiles';
+import { insertionSortU64 } from '../sort';
 
 /**
  * Nearest-rank percentiles (DESIGN.md 6) of u64 values, exact, by whichever is cheaper for `n`.
@@ -143,7 +144,7 @@ export function percentilesUncounted(values: usize, scratch: usize, n: u32, mill
 /** Sorts the `len` values at `at` in place; `spare` has room for `len` values. */
 function sortRun(at: usize, spare: usize, len: u32): void {
   if (len <= INSERTION_LIMIT) {
-    insertionSort(at, len);
+    insertionSortU64(at, len);
     return;
   }
   // A large bucket is most often one repeated value (the 200,000 default compute-unit limit).
@@ -153,21 +154,6 @@ function sortRun(at: usize, spare: usize, len: u32): void {
   if (same) return;
   const sorted = radixSort(at, spare, len);
   if (sorted != at) memory.copy(at, sorted, <usize>len << 3);
-}
-
-/** Sorts the `len` u64 values at `begin` ascending (only for short runs). */
-function insertionSort(begin: usize, len: u32): void {
-  for (let i: u32 = 1; i < len; i++) {
-    const x = load<u64>(begin + (<usize>i << 3));
-    let j = i;
-    while (j > 0) {
-      const y = load<u64>(begin + ((<usize>j - 1) << 3));
-      if (y <= x) break;
-      store<u64>(begin + (<usize>j << 3), y);
-      j--;
-    }
-    store<u64>(begin + (<usize>j << 3), x);
-  }
 }
 
 /** LSD radix sort of `n` u64 values between `values` and `scratch`; returns the one holding them sorted. */
