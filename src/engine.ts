@@ -17,8 +17,9 @@ import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
 import { call, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
 import { RpcError, toErrorObject } from './rpc/errors.js';
-import { parseTimeParam } from './schema/time.js';
+import { durationNanos, parseTimeParam } from './schema/time.js';
 import type { TableName } from './schema/tables.js';
+import { FULL_HISTORY, Retention } from './store/retention.js';
 import { openStore, type Store } from './store/store.js';
 import { NO_PUSH_METHODS, StreamConnection } from './stream/connection.js';
 import { SubscriptionHub } from './stream/hub.js';
@@ -35,6 +36,12 @@ import { servePort, type PortServer } from './transport/port-server.js';
 export interface EngineOptions extends Partial<EngineSettings> {
   /** Bounds of each subscription's queue of unread pushes (docs/semantics.md, Streams). */
   streams?: Partial<StreamLimits>;
+  /**
+   * History the store keeps behind the newest block: seconds, or "15m", "2h", "1d"; at least 5
+   * minutes. Default: everything (as-of queries reach the first block; memory grows with the data).
+   * Older rows are deleted as blocks arrive, and as-of queries that need them are refused.
+   */
+  retain?: number | string;
 }
 
 /** Options of `engine.serve`. */
@@ -98,7 +105,8 @@ function isRowsSource(source: ReplayInput): Iterable<IngestInput> | AsyncIterabl
 
 /** Creates an engine on a platform. The store opens with the first ingest or load. */
 export async function createEngineOn(platform: Platform, options: EngineOptions = {}): Promise<Engine> {
-  const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...options };
+  const { streams: streamLimits, retain, ...rest } = options;
+  const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...rest };
   let store: Store | undefined;
   let opening: Promise<IngestPipeline> | undefined;
   let kernelWorker: Promise<KernelClient> | undefined;
@@ -108,8 +116,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
   const priorityFees = new PriorityFeeEngine(settings, kernels, demand, () => store);
   const market = new MarketEngine(settings, kernels, demand);
+  const retention = retain === undefined ? undefined : new Retention(durationNanos(retain), () => store);
   const context: MethodContext = {
     options: settings,
+    history: retention ?? FULL_HISTORY,
     priorityFees,
     market,
     get store() {
@@ -127,12 +137,13 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const pipeline = () =>
     (opening ??= (async () => {
       store = await openStore(await platform.openSql());
-      return new IngestPipeline(store, [...priorityFees.observers, ...market.observers], hub);
+      const observers = [...(retention ? [retention] : []), ...priorityFees.observers, ...market.observers];
+      return new IngestPipeline(store, observers, hub);
     })());
   const hub = new SubscriptionHub({
     methods: METHOD_TABLE,
     context,
-    limits: options.streams,
+    limits: streamLimits,
     activators: priorityFees.activators,
     // before the first ingest nothing can commit: the task runs at once
     betweenCommits: async (task) => (opening ? (await opening).exclusive(task) : task()),

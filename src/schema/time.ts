@@ -11,12 +11,23 @@ export const FEE_WINDOWS = ['1m', '5m', '15m', '1h'] as const;
 export const RECO_WINDOWS = ['1s', '10s', '30s', '1m', '3m', '5m', '15m'] as const;
 export const TOP_WINDOWS = ['5m'] as const;
 
-const UNIT_NS = { s: NS_PER_SECOND, m: 60n * NS_PER_SECOND, h: 3600n * NS_PER_SECOND } as const;
+const UNIT_NS = { s: NS_PER_SECOND, m: 60n * NS_PER_SECOND, h: 3600n * NS_PER_SECOND, d: 86_400n * NS_PER_SECOND } as const;
 
 /** Length in nanoseconds of a window name such as "10s", "5m" or "24h". */
 export function windowNanos(window: string): bigint {
   const match = /^(\d+)([smh])$/.exec(window);
   if (!match) throw new RangeError(`not a window: ${window}`);
+  return BigInt(match[1]) * UNIT_NS[match[2] as keyof typeof UNIT_NS];
+}
+
+/** A duration option: a whole number of seconds, or a count with a unit ("90s", "15m", "2h", "1d"); nanoseconds. */
+export function durationNanos(value: number | string): bigint {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`a duration in seconds must be a positive integer, got ${value}`);
+    return BigInt(value) * NS_PER_SECOND;
+  }
+  const match = /^(\d+)([smhd])$/.exec(value.trim());
+  if (!match || BigInt(match[1]) === 0n) throw new RangeError(`not a duration: '${value}' (expected e.g. 90s, 15m, 2h, 1d)`);
   return BigInt(match[1]) * UNIT_NS[match[2] as keyof typeof UNIT_NS];
 }
 

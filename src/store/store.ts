@@ -48,6 +48,9 @@ const CANONICAL_KEYS: Partial<Record<TableName, readonly string[]>> = { tokens: 
 
 const stageOf = (table: string): string => `_stage_${table}`;
 
+/** Tables cut by time when history is pruned (transactions carry no time: they go with their blocks). */
+const TIMED_TABLES = STORE_TABLES.filter((t) => t.columns.some((c) => c.name === 'timestamp')).map((t) => t.name);
+
 interface Write {
   readonly table: SqlTable;
   readonly ipc: Uint8Array;
@@ -117,6 +120,29 @@ export class Store {
   /** Upserts materialized record rows atomically (a commit without canonical rows). */
   upsertRecords(records: readonly RecordRows[]): Promise<CommitResult> {
     return this.commit({}, records);
+  }
+
+  /**
+   * Deletes the history before `cutNs`: every row with timestamp < cutNs and the transactions of
+   * those blocks, in one transaction (readers see the whole cut or none of it). DuckDB frees the row
+   * groups left empty, so a store pruned as it goes holds the retained span, not all history.
+   */
+  async prune(cutNs: bigint): Promise<void> {
+    const cut = sqlInteger(cutNs);
+    await this.#exclusive(async () => {
+      const c = this.#connection;
+      await c.run('BEGIN TRANSACTION');
+      try {
+        const [row] = await c.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${cut}`);
+        const statements = TIMED_TABLES.map((table) => `DELETE FROM ${sqlIdent(table)} WHERE "timestamp" < ${cut}`);
+        if (row?.last != null) statements.unshift(`DELETE FROM transactions WHERE slot <= ${sqlInteger(row.last as bigint)}`);
+        await c.run(statements.join(';\n'));
+        await c.run('COMMIT');
+      } catch (error) {
+        await c.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /** Trades newest first (slot, tx_index, fill_index descending), with exact u64 amounts. */
