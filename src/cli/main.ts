@@ -21,9 +21,10 @@ const USAGE = `usage:
   chainlens generate --out DIR [--minutes N] [--seed S] [--format parquet|ndjson|csv|arrow] [--tx-per-block N]
   chainlens query [--data PATH]... [--at T] METHOD [PARAMS_JSON]
   chainlens rpc [--data PATH]...                 one JSON-RPC body per stdin line -> one response array per line
-  chainlens replay [--data PATH]... [--speed N|Infinity] [--from T] [--to T] METHOD [PARAMS_JSON]
+  chainlens replay [--data PATH]... [--speed N|Infinity] [--from T] [--to T] [--retain D|all] METHOD [PARAMS_JSON]
                                                  replay the dump on a simulated clock (speed 1 = real time, the default);
-                                                 print every data point the METHOD stream pushes, one JSON object per line
+                                                 print every data point the METHOD stream pushes, one JSON object per line;
+                                                 the store keeps the last D of history (default 1h, at least 5m; all: everything)
 Without --data, query, rpc and replay use the demo data.`;
 
 const FORMATS: readonly FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];
@@ -220,7 +221,12 @@ async function replay(args: ParsedArgs): Promise<number> {
   const from = timeOption(args, 'from');
   const to = timeOption(args, 'to');
   const paths = await dataPaths(args);
-  const engine = await createEngine();
+  // a stream needs only the live windows: by default the store keeps the last hour, not the whole dump
+  const retainText = option(args, 'retain') ?? '1h';
+  const retain = /^all$/i.test(retainText) ? undefined : /^\d+$/.test(retainText) ? Number(retainText) : retainText;
+  const engine = await createEngine({ retain }).catch((error: unknown) => {
+    throw error instanceof RangeError ? new UsageError(`--retain: ${error.message}`) : error;
+  });
   try {
     let failed: string | undefined;
     try {

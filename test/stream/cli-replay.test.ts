@@ -43,5 +43,13 @@ describe('chainlens replay', () => {
     expect(JSON.parse(bad.stdout)[0].error).toMatchObject({ code: -32602, data: { param: 'window' } });
     expect(run(['replay', '--data', dump, '--speed', '-1', 'chain::market::trades']).status).toBe(2);
     expect(run(['replay', '--data', dump]).status).toBe(2);
+    const short = run(['replay', '--data', dump, '--retain', '1m', 'chain::market::trades']);
+    expect(short.status).toBe(2);
+    expect(short.stderr).toMatch(/--retain: retain must be at least 300 s/);
+  });
+
+  it('--retain takes seconds or all (pruning itself: test/store/retention.test.ts)', () => {
+    const lines = (retain: string) => run(['replay', '--data', dump, '--speed', 'Infinity', '--retain', retain, 'chain::priorityfee::fee', '{"window":"1m"}']).stdout;
+    expect(lines('all')).toBe(lines('300'));
   });
 });
