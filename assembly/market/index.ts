@@ -22,6 +22,6 @@ export {
 } from './memory';
 export { countGroups, groupCount, largestGroup } from './groups';
 export { candles } from './candles';
-export { groupSums } from './sums';
+export { groupSums, groupSumsBegin, groupSumsNext, groupSumsEnd } from './sums';
 export { twap } from './twap';
 export { blockAggregates } from './block';

@@ -17,84 +17,187 @@ import { cell, cell32, groupStart, setGroups } from './groups';
  *   sells | 6 volume_usd = sum quote * quote_usd_price | 7 price_volume_usd = sum price_usd * base |
  *   8 buy_volume_usd | 9 sell_volume_usd (f64) | 10 count | 11 buy_count | 12 usd_unknown (u32)
  * All sums run in trade order; sells are the trades with is_buy = 0.
+ *
+ * `groupSums` takes all trades at once. A caller may instead pass them in consecutive chunks (so
+ * each chunk is still in cache when the kernel reads it): `groupSumsBegin`, `groupSumsNext` per
+ * chunk, `groupSumsEnd`. The group still open at the end of a chunk carries its running sums into
+ * the next, so the results are the same bit for bit.
  */
 export function groupSums(
   key: usize, base: usize, quote: usize, usd: usize, isBuy: usize, n: u32, width: i64,
   out: usize, stride: u32,
 ): Status {
+  groupSumsBegin();
+  const status = groupSumsNext(key, base, quote, usd, isBuy, n, width, out, stride);
+  return status != Status.OK ? status : groupSumsEnd(out, stride);
+}
+
+// The open group: its window, its running sums and counts, and the rows written before it.
+// Two sums share a v128 (lanes 0 and 1).
+let openEnd = i64.MIN_VALUE;
+let openStart: i64 = 0;
+let lastKey = i64.MIN_VALUE;
+let rows: u32 = 0;
+let baseQuote = f64x2(0, 0); // base_volume, quote_volume
+let priceVolumes = f64x2(0, 0); // price_volume, price_volume_usd
+let sides = f64x2(0, 0); // buy_volume, sell_volume
+let sidesUsd = f64x2(0, 0); // buy_volume_usd, sell_volume_usd
+let volumeUsd = f64x2(0, 0); // volume_usd in both lanes
+let count: u32 = 0;
+let buys: u32 = 0;
+let unknown: u32 = 0;
+
+/** Starts a list of trades for `groupSumsNext`. */
+export function groupSumsBegin(): void {
   setGroups(0, 0);
+  openEnd = i64.MIN_VALUE;
+  lastKey = i64.MIN_VALUE;
+  rows = 0;
+  count = 0;
+}
+
+/** Adds the next `n` trades, writing the groups they complete. */
+export function groupSumsNext(
+  key: usize, base: usize, quote: usize, usd: usize, isBuy: usize, n: u32, width: i64,
+  out: usize, stride: u32,
+): Status {
   if (width <= 0) return Status.BAD_WIDTH;
-  let rows: u32 = 0;
-  let previous = i64.MIN_VALUE;
-  let start: i64 = 0;
-  let end = i64.MIN_VALUE;
-  let baseSum = 0.0, quoteSum = 0.0, priceVolume = 0.0, buyBase = 0.0, sellBase = 0.0;
-  let volumeUsd = 0.0, priceVolumeUsd = 0.0, buyUsd = 0.0, sellUsd = 0.0;
-  let count: u32 = 0, buys: u32 = 0, unknown: u32 = 0;
-  for (let i: u32 = 0; i < n; i++) {
-    const at = <usize>i << 3;
-    const k = load<i64>(key + at);
-    if (k < previous) return Status.UNSORTED;
-    previous = k;
-    if (k >= end) {
-      if (count > 0) {
-        if (rows >= stride) return Status.CAPACITY;
-        write(out, stride, rows++, start, baseSum, quoteSum, priceVolume, buyBase, sellBase,
-          volumeUsd, priceVolumeUsd, buyUsd, sellUsd, count, buys, unknown);
-      }
-      start = groupStart(k, width);
-      end = start + width;
-      baseSum = quoteSum = priceVolume = buyBase = sellBase = 0;
-      volumeUsd = priceVolumeUsd = buyUsd = sellUsd = 0;
-      count = buys = unknown = 0;
+  let i: u32 = 0;
+  while (i < n) {
+    let k = load<i64>(key + (<usize>i << 3));
+    if (k < lastKey) return Status.UNSORTED;
+    if (k >= openEnd) {
+      const status = closeGroup(out, stride);
+      if (status != Status.OK) return status;
+      openStart = groupStart(k, width);
+      openEnd = openStart + width;
     }
-    const b = load<f64>(base + at);
-    const q = load<f64>(quote + at);
-    const u = load<f64>(usd + at);
-    const buy = load<u8>(isBuy + <usize>i) != 0;
-    const known = u == u;
-    const p = q / b;
-    const quoteUsd = q * u;
-    const pvUsd = p * u * b;
-    // Branch-free: adding +0 leaves every sum unchanged (they start at +0 and volumes are > 0).
-    baseSum += b;
-    quoteSum += q;
-    priceVolume += p * b;
-    buyBase += select<f64>(b, 0, buy);
-    sellBase += select<f64>(0, b, buy);
-    volumeUsd += select<f64>(quoteUsd, 0, known);
-    priceVolumeUsd += select<f64>(pvUsd, 0, known);
-    buyUsd += select<f64>(quoteUsd, 0, known && buy);
-    sellUsd += select<f64>(quoteUsd, 0, known && !buy);
-    count++;
-    buys += <u32>buy;
-    unknown += <u32>!known;
+    // Keys are sorted, so the group's trades here are one run: find its end, then sum the run
+    // without a boundary check per trade.
+    lastKey = k;
+    let j = i + 1;
+    for (; j < n; j++) {
+      k = load<i64>(key + (<usize>j << 3));
+      if (k >= openEnd) break;
+      if (k < lastKey) return Status.UNSORTED;
+      lastKey = k;
+    }
+    addRun(base, quote, usd, isBuy, i, j);
+    i = j;
   }
-  if (count > 0) {
-    if (rows >= stride) return Status.CAPACITY;
-    write(out, stride, rows++, start, baseSum, quoteSum, priceVolume, buyBase, sellBase,
-      volumeUsd, priceVolumeUsd, buyUsd, sellUsd, count, buys, unknown);
-  }
-  setGroups(rows, 0);
   return Status.OK;
 }
 
-@inline function write(
-  out: usize, stride: u32, row: u32, start: i64, baseSum: f64, quoteSum: f64, priceVolume: f64,
-  buyBase: f64, sellBase: f64, volumeUsd: f64, priceVolumeUsd: f64, buyUsd: f64, sellUsd: f64,
-  count: u32, buys: u32, unknown: u32,
-): void {
-  store<i64>(cell(out, stride, 0, row), start);
-  store<f64>(cell(out, stride, 1, row), baseSum);
-  store<f64>(cell(out, stride, 2, row), quoteSum);
-  store<f64>(cell(out, stride, 3, row), priceVolume);
-  store<f64>(cell(out, stride, 4, row), buyBase);
-  store<f64>(cell(out, stride, 5, row), sellBase);
-  store<f64>(cell(out, stride, 6, row), volumeUsd);
-  store<f64>(cell(out, stride, 7, row), priceVolumeUsd);
-  store<f64>(cell(out, stride, 8, row), buyUsd);
-  store<f64>(cell(out, stride, 9, row), sellUsd);
+/** Writes the open group; `groupCount()` is then the number of groups of the list. */
+export function groupSumsEnd(out: usize, stride: u32): Status {
+  const status = closeGroup(out, stride);
+  if (status == Status.OK) setGroups(rows, 0);
+  return status;
+}
+
+const LANE0 = i64x2(-1, 0);
+
+/** Adds trades [from, to) of one group to the open sums. */
+@inline function addRun(base: usize, quote: usize, usd: usize, isBuy: usize, from: u32, to: u32): void {
+  let bq = baseQuote, pvs = priceVolumes, s = sides, su = sidesUsd, vu = volumeUsd;
+  // Two trades an iteration: trade i in lane 0 of the loaded vectors, i + 1 in lane 1 (zero when
+  // i is the last). Each sum still adds one trade at a time in trade order, so the results are bit
+  // for bit those of nine scalar sums; a masked-out term adds +0, which changes nothing.
+  for (let i = from; i < to; i += 2) {
+    const at = <usize>i << 3;
+    const pair = i + 1 < to;
+    let b: v128, q: v128, u: v128, sell: v128;
+    if (pair) {
+      b = v128.load(base + at);
+      q = v128.load(quote + at);
+      u = v128.load(usd + at);
+      sell = i8x16.eq(v128.load16_splat(isBuy + <usize>i), i8x16.splat(0));
+    } else {
+      b = v128.load64_zero(base + at);
+      q = v128.load64_zero(quote + at);
+      u = v128.load64_zero(usd + at);
+      sell = i8x16.eq(v128.load8_splat(isBuy + <usize>i), i8x16.splat(0));
+    }
+    const known = f64x2.eq(u, u);
+    const p = f64x2.div(q, b);
+    const pb = f64x2.mul(p, b);
+    const pub = v128.and(f64x2.mul(f64x2.mul(p, u), b), known);
+    const qu = v128.and(f64x2.mul(q, u), known);
+    // Trade i. side: lane 0 all ones for a buy, lane 1 for a sell.
+    let side = v128.xor(i8x16.shuffle(sell, sell, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), LANE0);
+    let quoteUsd = i64x2.shuffle(qu, qu, 0, 0);
+    bq = f64x2.add(bq, i64x2.shuffle(b, q, 0, 2));
+    pvs = f64x2.add(pvs, i64x2.shuffle(pb, pub, 0, 2));
+    s = f64x2.add(s, v128.and(i64x2.shuffle(b, b, 0, 0), side));
+    su = f64x2.add(su, v128.and(quoteUsd, side));
+    vu = f64x2.add(vu, quoteUsd);
+    if (pair) {
+      // Trade i + 1.
+      side = v128.xor(i8x16.shuffle(sell, sell, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), LANE0);
+      quoteUsd = i64x2.shuffle(qu, qu, 1, 1);
+      bq = f64x2.add(bq, i64x2.shuffle(b, q, 1, 3));
+      pvs = f64x2.add(pvs, i64x2.shuffle(pb, pub, 1, 3));
+      s = f64x2.add(s, v128.and(i64x2.shuffle(b, b, 1, 1), side));
+      su = f64x2.add(su, v128.and(quoteUsd, side));
+      vu = f64x2.add(vu, quoteUsd);
+    }
+  }
+  baseQuote = bq;
+  priceVolumes = pvs;
+  sides = s;
+  sidesUsd = su;
+  volumeUsd = vu;
+  count += to - from;
+  buys += countBuys(isBuy, from, to);
+  unknown += countUnknown(usd, from, to);
+}
+
+/** Writes the open group (if it has trades) as the next row and empties the sums. */
+function closeGroup(out: usize, stride: u32): Status {
+  if (count == 0) return Status.OK;
+  if (rows >= stride) return Status.CAPACITY;
+  const row = rows++;
+  store<i64>(cell(out, stride, 0, row), openStart);
+  store<f64>(cell(out, stride, 1, row), f64x2.extract_lane(baseQuote, 0));
+  store<f64>(cell(out, stride, 2, row), f64x2.extract_lane(baseQuote, 1));
+  store<f64>(cell(out, stride, 3, row), f64x2.extract_lane(priceVolumes, 0));
+  store<f64>(cell(out, stride, 4, row), f64x2.extract_lane(sides, 0));
+  store<f64>(cell(out, stride, 5, row), f64x2.extract_lane(sides, 1));
+  store<f64>(cell(out, stride, 6, row), f64x2.extract_lane(volumeUsd, 0));
+  store<f64>(cell(out, stride, 7, row), f64x2.extract_lane(priceVolumes, 1));
+  store<f64>(cell(out, stride, 8, row), f64x2.extract_lane(sidesUsd, 0));
+  store<f64>(cell(out, stride, 9, row), f64x2.extract_lane(sidesUsd, 1));
   store<u32>(cell32(out, stride, 10, row), count);
   store<u32>(cell32(out, stride, 11, row), buys);
   store<u32>(cell32(out, stride, 12, row), unknown);
+  baseQuote = priceVolumes = sides = sidesUsd = volumeUsd = f64x2(0, 0);
+  count = buys = unknown = 0;
+  return Status.OK;
+}
+
+/** Nonzero bytes of isBuy[from, to), 16 at a time. */
+@inline function countBuys(isBuy: usize, from: u32, to: u32): u32 {
+  let sells: u32 = 0;
+  let i = from;
+  for (; i + 16 <= to; i += 16) {
+    sells += popcnt(i8x16.bitmask(i8x16.eq(v128.load(isBuy + <usize>i), i8x16.splat(0))));
+  }
+  for (; i < to; i++) sells += <u32>(load<u8>(isBuy + <usize>i) == 0);
+  return to - from - sells;
+}
+
+/** NaN (unknown) USD prices of usd[from, to), two at a time. */
+@inline function countUnknown(usd: usize, from: u32, to: u32): u32 {
+  let lanes = i64x2.splat(0);
+  let i = from;
+  for (; i + 2 <= to; i += 2) {
+    const u = v128.load(usd + (<usize>i << 3));
+    lanes = i64x2.sub(lanes, f64x2.ne(u, u)); // a NaN lane is -1
+  }
+  let nan = <u32>(i64x2.extract_lane(lanes, 0) + i64x2.extract_lane(lanes, 1));
+  if (i < to) {
+    const u = load<f64>(usd + (<usize>i << 3));
+    nan += <u32>(u != u);
+  }
+  return nan;
 }
