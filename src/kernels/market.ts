@@ -171,6 +171,12 @@ export interface MarketExports {
     key: number, base: number, quote: number, usd: number, isBuy: number, n: number, width: bigint,
     out: number, stride: number,
   ): number;
+  groupSumsBegin(): void;
+  groupSumsNext(
+    key: number, base: number, quote: number, usd: number, isBuy: number, n: number, width: bigint,
+    out: number, stride: number,
+  ): number;
+  groupSumsEnd(out: number, stride: number): number;
   twap(
     time: number, base: number, quote: number, usd: number, n: number, starts: number, ends: number,
     m: number, carryPrice: number, carryPriceUsd: number, out: number, stride: number,
@@ -261,23 +267,53 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
     checkMarketStatus(kernel, exports.reserve(trades, groups, sorted));
   }
 
-  function f64(ptr: number, values: Float64Array): void {
-    new Float64Array(exports.memory.buffer, ptr, values.length).set(values);
-  }
-
-  function i64(ptr: number, values: BigInt64Array): void {
-    new BigInt64Array(exports.memory.buffer, ptr, values.length).set(values);
+  /** Copies a column (or a chunk of one, a subarray) to `ptr`, byte for byte. */
+  function put(ptr: number, values: ArrayBufferView): void {
+    new Uint8Array(exports.memory.buffer, ptr, values.byteLength)
+      .set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   }
 
   /** Copies the volume and USD columns into the trade area. */
   function writeVolumes(trades: Omit<TradeColumns, 'time' | 'isBuy'>): void {
-    f64(exports.basePtr(), trades.baseVolume);
-    f64(exports.quotePtr(), trades.quoteVolume);
-    f64(exports.usdPtr(), trades.quoteUsdPrice);
+    put(exports.basePtr(), trades.baseVolume);
+    put(exports.quotePtr(), trades.quoteVolume);
+    put(exports.usdPtr(), trades.quoteUsdPrice);
   }
 
-  function writeSides(isBuy: Uint8Array): void {
-    new Uint8Array(exports.memory.buffer, exports.isBuyPtr(), isBuy.length).set(isBuy);
+  /** Makes room for and copies the keys and trade columns of a keyed kernel; returns the trade count. */
+  function writeKeyed(kernel: string, trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array): number {
+    const { baseVolume, quoteVolume, quoteUsdPrice, isBuy } = trades;
+    const n = sameLength(kernel, { keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy });
+    reserve(kernel, n, 0, 0);
+    put(exports.keyPtr(), keys);
+    writeVolumes(trades);
+    put(exports.isBuyPtr(), isBuy);
+    return n;
+  }
+
+  /**
+   * groupSums one chunk of SUM_CHUNK trades at a time, each copied to the start of the trade area:
+   * the kernel reads the chunk while it is still in cache, and the copies stay in cache instead of
+   * going out to memory and back. Returns the kernel status (CAPACITY: more groups than reserved).
+   */
+  function sumChunks(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, width: bigint): number {
+    const n = keys.length;
+    reserve('groupSums', Math.min(n, SUM_CHUNK), 0, 0);
+    const columns = [
+      [exports.keyPtr(), keys], [exports.basePtr(), trades.baseVolume], [exports.quotePtr(), trades.quoteVolume],
+      [exports.usdPtr(), trades.quoteUsdPrice], [exports.isBuyPtr(), trades.isBuy],
+    ] as const;
+    exports.groupSumsBegin();
+    for (let at = 0; at < n; at += SUM_CHUNK) {
+      const end = Math.min(n, at + SUM_CHUNK);
+      for (const [ptr, values] of columns) put(ptr, values.subarray(at, end));
+      const status = exports.groupSumsNext(
+        exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr(), end - at,
+        width, exports.columnPtr(0), exports.groupCapacity(),
+      );
+      if (status !== 0) return status;
+    }
+    return exports.groupSumsEnd(exports.columnPtr(0), exports.groupCapacity());
   }
 
   /** Counts the groups of the keys already in memory and makes room for them (keeps the trades). */
@@ -305,7 +341,7 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
       const { time, baseVolume, quoteVolume, quoteUsdPrice } = trades;
       const n = sameLength('candles', { time, baseVolume, quoteVolume, quoteUsdPrice });
       reserve('candles', n, 0, 0);
-      i64(exports.timePtr(), time);
+      put(exports.timePtr(), time);
       writeVolumes(trades);
       reserveGroups('candles', exports.timePtr(), n, width, false);
       checkMarketStatus('candles', exports.candles(
@@ -316,11 +352,14 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
     },
     groupSums(trades, keys, width) {
       const { baseVolume, quoteVolume, quoteUsdPrice, isBuy } = trades;
-      const n = sameLength('groupSums', { keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy });
-      reserve('groupSums', n, 0, 0);
-      i64(exports.keyPtr(), keys);
-      writeVolumes(trades);
-      writeSides(isBuy);
+      sameLength('groupSums', { keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy });
+      // In chunks while the key span fits the group rows an earlier call reserved (counting the
+      // groups first would need every key in memory).
+      if (spanFits(keys, width, exports.groupCapacity()) && sumChunks(trades, keys, width) === 0) {
+        return read(SUM_COLUMNS, exports.groupCount());
+      }
+      // Otherwise (first call, more groups, bad width or decreasing keys) all at once, groups counted.
+      const n = writeKeyed('groupSums', trades, keys);
       reserveGroups('groupSums', exports.keyPtr(), n, width, false);
       checkMarketStatus('groupSums', exports.groupSums(
         exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr(), n,
@@ -333,10 +372,10 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
       const n = sameLength('twap', { time, baseVolume, quoteVolume, quoteUsdPrice });
       const m = sameLength('twap', { start: windows.start, end: windows.end });
       reserve('twap', n, m, 0);
-      i64(exports.timePtr(), time);
+      put(exports.timePtr(), time);
       writeVolumes(trades);
-      i64(exports.windowStartPtr(), windows.start);
-      i64(exports.windowEndPtr(), windows.end);
+      put(exports.windowStartPtr(), windows.start);
+      put(exports.windowEndPtr(), windows.end);
       checkMarketStatus('twap', exports.twap(
         exports.timePtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), n,
         exports.windowStartPtr(), exports.windowEndPtr(), m, carry?.price ?? NaN, carry?.priceUsd ?? NaN,
@@ -345,13 +384,8 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
       return read(TWAP_COLUMNS, m);
     },
     blockAggregates(trades, keys, options = {}) {
-      const { baseVolume, quoteVolume, quoteUsdPrice, isBuy } = trades;
-      const n = sameLength('blockAggregates', { keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy });
+      const n = writeKeyed('blockAggregates', trades, keys);
       const width = options.width ?? 1n;
-      reserve('blockAggregates', n, 0, 0);
-      i64(exports.keyPtr(), keys);
-      writeVolumes(trades);
-      writeSides(isBuy);
       reserveGroups('blockAggregates', exports.keyPtr(), n, width, true);
       checkMarketStatus('blockAggregates', exports.blockAggregates(
         exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr(), n,
@@ -360,6 +394,27 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
       return read(BLOCK_COLUMNS, exports.groupCount());
     },
   };
+}
+
+/** Trades per chunk of `groupSums`: 33 bytes each, about 2 MiB of inputs, within the caches. */
+const SUM_CHUNK = 65536;
+
+/**
+ * Whether sorted `keys` make at most `rows` groups of `width`: their groups lie between those of
+ * the first and the last key. False for a width the kernels refuse or keys that visibly decrease.
+ */
+function spanFits(keys: BigInt64Array, width: bigint, rows: number): boolean {
+  const n = keys.length;
+  if (width <= 0n) return false;
+  if (n === 0) return true;
+  if (keys[n - 1]! < keys[0]!) return false;
+  return floorDiv(keys[n - 1]!, width) - floorDiv(keys[0]!, width) < BigInt(rows);
+}
+
+/** floor(a / b) for b > 0 (BigInt division truncates toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b < 0n ? q - 1n : q;
 }
 
 /** The common length of the named columns; throws a RangeError when they differ. */

@@ -468,6 +468,50 @@ describe('market kernel edges', () => {
     expect(() => kernels.candles({ ...HAND, baseVolume: HAND.baseVolume.subarray(1) }, MINUTE)).toThrow(RangeError);
   });
 
+  it('groupSums in chunks: the same sums bit for bit, open groups carried across chunks', () => {
+    // The wrapper counts the groups on a fresh instance (every trade at once); it goes by chunks of
+    // 65536 trades when the key span fits the group rows reserved (here made room for beforehand,
+    // as the data has idle hours): both paths against the reference, 1m groups straddling chunks.
+    const fresh = createMarketKernels();
+    const trades = prefix(market, 300_000);
+    const reference = groupSumsReference(trades, trades.time, MINUTE);
+    expectIdentical(fresh.groupSums(trades, trades.time, MINUTE), reference, 'all at once');
+    expect(fresh.exports.tradeCapacity()).toBeGreaterThanOrEqual(300_000);
+    expect(fresh.exports.reserve(0, 100_000, 0)).toBe(0);
+    expectIdentical(fresh.groupSums(trades, trades.time, MINUTE), reference, 'in chunks');
+    // (It did go by chunks: the key area starts with the last chunk's keys.)
+    expect(new BigInt64Array(fresh.exports.memory.buffer, fresh.exports.keyPtr(), 1)[0]).toBe(trades.time[4 * 65536]);
+    // Through the exports, chunks of 1 to 7 trades (odd ones end a group's run mid-pair).
+    const small = prefix(market, 5_000);
+    const x = fresh.exports;
+    expect(fresh.groupSums(small, small.slot, 1n).count.length).toBeGreaterThan(500);
+    x.groupSumsBegin();
+    for (let at = 0, size = 1; at < small.slot.length; at += size, size = (size % 7) + 1) {
+      const end = Math.min(small.slot.length, at + size);
+      const column = (ptr: number, values: BigInt64Array | Float64Array | Uint8Array) =>
+        new Uint8Array(x.memory.buffer, ptr, values.byteLength).set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      column(x.keyPtr(), small.slot.subarray(at, end));
+      column(x.basePtr(), small.baseVolume.subarray(at, end));
+      column(x.quotePtr(), small.quoteVolume.subarray(at, end));
+      column(x.usdPtr(), small.quoteUsdPrice.subarray(at, end));
+      column(x.isBuyPtr(), small.isBuy.subarray(at, end));
+      expect(x.groupSumsNext(x.keyPtr(), x.basePtr(), x.quotePtr(), x.usdPtr(), x.isBuyPtr(), end - at, 1n, x.columnPtr(0), x.groupCapacity())).toBe(0);
+    }
+    expect(x.groupSumsEnd(x.columnPtr(0), x.groupCapacity())).toBe(0);
+    const reference2 = groupSumsReference(small, small.slot, 1n);
+    expect(x.groupCount()).toBe(reference2.count.length);
+    const start = new BigInt64Array(x.memory.buffer, x.columnPtr(0), x.groupCount());
+    const priceVolumeUsd = new Float64Array(x.memory.buffer, x.columnPtr(7), x.groupCount());
+    const unknown = new Uint32Array(x.memory.buffer, x.columnPtr(12), x.groupCount());
+    expectIdentical({ start, priceVolumeUsd, unknown }, {
+      start: reference2.start, priceVolumeUsd: reference2.priceVolumeUsd, unknown: reference2.usdUnknown,
+    }, 'chunks of 1-7 trades');
+    // Keys that decrease between chunks (first and last in order): found in the chunks, reported.
+    const unsorted = { ...trades, time: trades.time.slice() };
+    unsorted.time[100_000] = unsorted.time[200_000]! + NS;
+    expect(() => fresh.groupSums(unsorted, unsorted.time, MINUTE)).toThrow(/decrease/);
+  });
+
   it('survives memory growth between calls (views re-created after reserve)', () => {
     const fresh = createMarketKernels();
     for (const n of [10, 300_000, 50, 600_000, 7]) {
