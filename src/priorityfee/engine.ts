@@ -14,21 +14,22 @@ export class PriorityFeeEngine {
   readonly blockFees: BlockFeesEngine;
   readonly feeWindows: FeeWindowsEngine;
   readonly recommendations: RecommendationsEngine;
-  /** The top list kept live while chain::priorityfee::top_txs is streamed. */
+  /** The live top list of chain::priorityfee::top_txs (always on: queries and streams). */
   readonly topTransactions: TopTransactionsTracker;
 
   /**
    * `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is
-   * streamed; `store` gives the store once it is open.
+   * streamed. (The fourth argument, the store, was read by the top list when it started with a
+   * subscription; it is always on now and the argument is ignored.)
    */
   constructor(
     settings: Readonly<EngineSettings>, kernels: () => Promise<KernelClient>, demand: StreamDemand = NO_DEMAND,
-    store: () => Store | undefined = () => undefined,
+    _store?: () => Store | undefined,
   ) {
     this.blockFees = new BlockFeesEngine(kernels, demand);
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand);
     this.recommendations = new RecommendationsEngine(settings, demand);
-    this.topTransactions = new TopTransactionsTracker(store);
+    this.topTransactions = new TopTransactionsTracker(demand);
   }
 
   /** The pipeline observers of this family. */
@@ -36,8 +37,8 @@ export class PriorityFeeEngine {
     return [this.blockFees, this.feeWindows, this.recommendations, this.topTransactions];
   }
 
-  /** The family's state that exists only while streamed. */
+  /** The family's state that exists only while streamed: none (the top list is always on). */
   get activators(): StreamActivator[] {
-    return [this.topTransactions];
+    return [];
   }
 }

@@ -1,148 +1,163 @@
 /**
- * chain::priorityfee::top_txs for streams: the top list of the trailing 5 minutes kept up to date
- * block by block, so that a push after each block costs O(candidates) and not a scan of the window.
- * It runs only while the method is streamed (a StreamActivator): started between commits from the
- * store's copy of the current window, stopped with the last subscription.
+ * chain::priorityfee::top_txs live: the top list of the trailing 5 minutes kept up to date block by
+ * block, so that the live answer and a stream push cost O(answer) and not a scan of the window. It
+ * is always on (measured: a few tens of us per block of 1,500 transactions, see docs/semantics.md);
+ * `at` answers still come from the store (top-transactions.ts).
  *
  * Candidates: an entry can only ever be in the top CAP again while fewer than CAP entries that rank
  * above it will still be in the window when it leaves (entries of its own or a later block: they
  * expire no earlier). So each candidate counts such "dominators" and is dropped at CAP; of each new
  * block only its own top CAP can ever count. The list stays small (about CAP x ln(blocks in the
  * window) for random fees) and is exactly the store query's answer, ties included: order by
- * priority fee, then slot, then index, all descending.
+ * priority fee, then slot, then index, all descending. (Both select the window by block time; the
+ * store by slot range from the first block at or after the window start, which is the same set as
+ * long as block times do not decrease with slot, as on chain.)
+ *
+ * Each chunk's new list is built aside in `prepare` and published in `apply`, after the store
+ * commit: a reader sees the list of the newest committed block, never one ahead of the store.
  */
+import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
+import type { TopTransactionRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
-import { sqlInteger } from '../store/sql.js';
-import type { Store } from '../store/store.js';
-import type { StreamActivator } from '../stream/hub.js';
-import type { StreamUpdate } from '../stream/updates.js';
-import { newestFeeBlock, windowSlots } from './store-queries.js';
-import { rowToTopEntry, topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
+import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
+import { topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
 
 const METHOD = 'chain::priorityfee::top_txs';
-const WINDOW = '5m';
+/** The one window of the method (TOP_WINDOWS). */
+export const TOP_WINDOW = '5m';
 const CAP = TOP_TRANSACTIONS_CAP;
 
-interface Candidate extends TopEntry {
-  /** Entries ranking above this one that leave the window no earlier. */
-  dominators: number;
+/** The top list after one block: candidates best first, each with its dominator count. */
+interface TopList {
+  readonly entries: readonly TopEntry[];
+  readonly dominators: Int32Array;
+  /** The window's end: just after the newest block with transactions; undefined before any. */
+  readonly end: bigint | undefined;
 }
+
+const EMPTY: TopList = { entries: [], dominators: new Int32Array(0), end: undefined };
 
 /** Rank order: priority fee, slot, index, all descending. */
 const ranksAbove = (a: TopEntry, b: TopEntry): boolean =>
   a.fee !== b.fee ? a.fee > b.fee : a.slot !== b.slot ? a.slot > b.slot : a.index > b.index;
 
-/** The streamed top list; see the module comment. */
-export class TopTransactionsTracker implements ChunkObserver, StreamActivator {
-  readonly method = METHOD;
-  readonly #windowNs = windowNanos(WINDOW);
-  #active = false;
-  /** Best first. */
-  #candidates: Candidate[] = [];
+/** The live top list; see the module comment. */
+export class TopTransactionsTracker implements ChunkObserver {
+  readonly #windowNs = windowNanos(TOP_WINDOW);
+  #list: TopList = EMPTY;
 
-  constructor(private readonly store: () => Store | undefined) {}
+  constructor(private readonly demand: StreamDemand = NO_DEMAND) {}
 
-  /** Loads the current window's candidates from the store (runs between commits). */
-  async start(): Promise<void> {
-    this.#candidates = [];
-    const store = this.store();
-    const newest = store && (await newestFeeBlock(store));
-    if (store && newest) {
-      const end = newest.timestamp + 1n;
-      const rows = await store.rows(
-        `SELECT t.signature, t.signer, t.program, t.slot, t."index", b."timestamp", t.compute_unit_price, t.compute_unit_limit,` +
-          ` t.compute_units_consumed, t.priority_fee FROM transactions t JOIN blocks b ON b.slot = t.slot` +
-          ` WHERE ${await windowSlots(store, end - this.#windowNs, newest, 't.slot')} AND t.compute_unit_price > 0 AND NOT t.is_vote` +
-          ` QUALIFY row_number() OVER (PARTITION BY t.slot ORDER BY t.priority_fee DESC, t."index" DESC) <= ${sqlInteger(BigInt(CAP))}` +
-          ` ORDER BY t.slot, t.priority_fee DESC, t."index" DESC`,
-      );
-      const entries = rows.map(rowToTopEntry);
-      for (let i = 0; i < entries.length; ) {
-        let j = i + 1;
-        while (j < entries.length && entries[j]!.slot === entries[i]!.slot) j++;
-        this.#advance(entries.slice(i, j));
-        this.#expire(entries[i]!.timestamp + 1n);
-        i = j;
-      }
-      this.#expire(end);
-    }
-    this.#active = true;
-  }
-
-  stop(): void {
-    this.#active = false;
-    this.#candidates = [];
+  /** The live answer: the best `limit` (at most CAP) of the window ending after the newest block with transactions. */
+  top(limit: number): TopTransactionRecord[] {
+    return this.#records(this.#list, limit);
   }
 
   prepare(chunk: ChunkView): ChunkEffect {
     const columns = chunk.transactionColumns;
-    if (!this.#active || !columns || !chunk.transactions) return { records: [], apply() {} };
+    if (!columns || !chunk.transactions) return { records: [], apply() {} };
     const table = chunk.transactions;
-    const text = (name: string) => table.getChild(name)!;
-    const [signature, signer, program] = [text('signature'), text('signer'), text('program')];
+    const strings = { signature: table.getChild('signature')!, signer: table.getChild('signer')!, program: table.getChild('program')! };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
+    const streamed = this.demand.has(METHOD);
     const updates: StreamUpdate[] = [];
+    let list = this.#list;
     for (let b = 0; b < columns.slots.length; b++) {
       const slot = columns.slots[b]!;
       const time = times.get(slot)!;
-      const rows: number[] = [];
-      for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
-        if (!columns.isVote[i] && columns.computeUnitPrice[i]! > 0n) rows.push(i);
-      }
-      rows.sort((x, y) => {
-        const fx = columns.priorityFee[x]!;
-        const fy = columns.priorityFee[y]!;
-        return fx !== fy ? (fx > fy ? -1 : 1) : columns.index[y]! - columns.index[x]!;
-      });
-      const entries = rows.slice(0, CAP).map((i): TopEntry => {
-        const row = columns.row[i]!;
-        return {
-          signature: signature.get(row), signer: signer.get(row), program: program.get(row), slot, index: columns.index[i]!,
-          timestamp: time, price: columns.computeUnitPrice[i]!, limit: columns.computeUnitLimit[i]!,
-          consumed: columns.computeUnitsConsumed[i]!, fee: columns.priorityFee[i]!,
-        };
-      });
-      this.#advance(entries);
-      const end = time + 1n;
-      this.#expire(end);
-      const records = this.#candidates.slice(0, CAP).map((e) => topTransactionRecord(e, WINDOW, this.#windowNs, end));
-      updates.push({ method: METHOD, slot, timestamp: time, records });
+      const entries = blockTop(columns, b, (i, row) => ({
+        signature: strings.signature.get(row), signer: strings.signer.get(row), program: strings.program.get(row), slot, index: columns.index[i]!,
+        timestamp: time, price: columns.computeUnitPrice[i]!, limit: columns.computeUnitLimit[i]!,
+        consumed: columns.computeUnitsConsumed[i]!, fee: columns.priorityFee[i]!,
+      }));
+      list = this.#expire(advance(list, entries), time + 1n);
+      if (streamed) updates.push({ method: METHOD, slot, timestamp: time, records: this.#records(list, CAP) });
     }
-    return { records: [], apply: () => updates };
+    return {
+      records: [],
+      apply: () => {
+        this.#list = list;
+        return updates;
+      },
+    };
   }
 
-  /** Takes a block's entries: its best CAP, best first, in a slot above every candidate's. */
-  #advance(entries: readonly TopEntry[]): void {
-    if (entries.length > 0) {
-      // a new block's entries rank above a candidate when their fee is at least its fee (their slot is higher)
-      const kept: Candidate[] = [];
-      for (const c of this.#candidates) {
-        let lo = 0;
-        let hi = entries.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (entries[mid]!.fee >= c.fee) lo = mid + 1;
-          else hi = mid;
-        }
-        c.dominators += lo;
-        if (c.dominators < CAP) kept.push(c);
-      }
-      const fresh = entries.map((e, i): Candidate => ({ ...e, dominators: i }));
-      const merged: Candidate[] = [];
-      let i = 0;
-      let j = 0;
-      while (i < kept.length || j < fresh.length) {
-        if (j >= fresh.length || (i < kept.length && ranksAbove(kept[i]!, fresh[j]!))) merged.push(kept[i++]!);
-        else merged.push(fresh[j++]!);
-      }
-      this.#candidates = merged;
-    }
+  #records(list: TopList, limit: number): TopTransactionRecord[] {
+    const { end } = list;
+    if (end === undefined) return [];
+    return list.entries.slice(0, Math.min(limit, CAP)).map((e) => topTransactionRecord(e, TOP_WINDOW, this.#windowNs, end));
   }
 
-  /** Drops the candidates of blocks before the window ending at `end`. */
-  #expire(end: bigint): void {
+  /** The list with the window moved to end at `end`: candidates of blocks before its start dropped. */
+  #expire(list: TopList, end: bigint): TopList {
     const start = end - this.#windowNs;
-    if (this.#candidates.some((c) => c.timestamp < start)) this.#candidates = this.#candidates.filter((c) => c.timestamp >= start);
+    const { entries, dominators } = list;
+    if (!entries.some((e) => e.timestamp < start)) return { entries, dominators, end };
+    const kept: TopEntry[] = [];
+    const counts = new Int32Array(entries.length);
+    entries.forEach((e, i) => {
+      if (e.timestamp >= start) counts[kept.length] = dominators[i]!, kept.push(e);
+    });
+    return { entries: kept, dominators: counts.slice(0, kept.length), end };
   }
+}
+
+/** Index of the high and low 32-bit word of a u64 in a Uint32Array view (platform byte order). */
+const [HIGH, LOW] = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [1, 0] : [0, 1];
+
+/** The u64s of `array` as 32-bit words: compared exactly without making a BigInt per read (a block has thousands). */
+const wordsOf = (array: BigUint64Array) => new Uint32Array(array.buffer, array.byteOffset, array.length * 2);
+
+/**
+ * The best CAP fee-paying transactions of block `b`, best first (fee, then index, descending);
+ * `entry` makes one from its position in `columns` and its row in the chunk's table.
+ */
+function blockTop(columns: ChunkTransactions, b: number, entry: (i: number, row: number) => TopEntry): TopEntry[] {
+  const price = wordsOf(columns.computeUnitPrice);
+  const fee = wordsOf(columns.priorityFee);
+  const { index, isVote } = columns;
+  let rows: number[] = [];
+  for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
+    if (!isVote[i] && (price[2 * i]! | price[2 * i + 1]!) !== 0) rows.push(i);
+  }
+  if (rows.length > CAP) {
+    // a float key never orders two fees the wrong way round (it may tie them), so the rows whose key
+    // reaches the CAP-th highest key hold the best CAP; only they go through the exact comparator
+    const key = (i: number) => fee[2 * i + HIGH]! * 2 ** 32 + fee[2 * i + LOW]!;
+    const cut = Float64Array.from(rows, key).sort()[rows.length - CAP]!;
+    rows = rows.filter((i) => key(i) >= cut);
+  }
+  rows.sort((x, y) =>
+    fee[2 * y + HIGH]! - fee[2 * x + HIGH]! || fee[2 * y + LOW]! - fee[2 * x + LOW]! || index[y]! - index[x]!);
+  return rows.slice(0, CAP).map((i) => entry(i, columns.row[i]!));
+}
+
+/** The list after a block whose best entries (best first, in a slot above every candidate's) are `entries`. */
+function advance(list: TopList, entries: readonly TopEntry[]): TopList {
+  if (entries.length === 0) return list;
+  // a new block's entries rank above a candidate when their fee is at least its fee (their slot is higher)
+  const kept: number[] = [];
+  const counts: number[] = [];
+  list.entries.forEach((c, k) => {
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entries[mid]!.fee >= c.fee) lo = mid + 1;
+      else hi = mid;
+    }
+    const dominators = list.dominators[k]! + lo;
+    if (dominators < CAP) kept.push(k), counts.push(dominators);
+  });
+  const merged: TopEntry[] = [];
+  const dominators = new Int32Array(kept.length + entries.length);
+  let i = 0;
+  let j = 0;
+  while (i < kept.length || j < entries.length) {
+    const fromKept = j >= entries.length || (i < kept.length && ranksAbove(list.entries[kept[i]!]!, entries[j]!));
+    dominators[merged.length] = fromKept ? counts[i]! : j; // a fresh entry is dominated by the block's entries above it
+    merged.push(fromKept ? list.entries[kept[i++]!]! : entries[j++]!);
+  }
+  return { entries: merged, dominators, end: list.end };
 }

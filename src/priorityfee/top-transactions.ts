@@ -1,7 +1,8 @@
 /**
- * chain::priorityfee::top_txs: the fee-paying transactions of the trailing window with the highest
- * priority fee (ties: newer first), read from the store's transactions. The window ends just after
- * the newest block with transactions before `at` (DESIGN.md 5), so live and as-of answers are the same query.
+ * chain::priorityfee::top_txs as of a time: the fee-paying transactions of the trailing window with
+ * the highest priority fee (ties: newer first), read from the store's transactions. The window ends
+ * just after the newest block with transactions before `at` (DESIGN.md 5). The live answer is the
+ * same list kept block by block in memory (top-tracker.ts); without `at` this query gives it too.
  */
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
