@@ -3,6 +3,12 @@
  * commits its blocks in one store transaction (so every block is queryable entirely or not at
  * all), in slot order, after the checks that need several tables at once. Per slot it records the
  * timings that `chain::market::ingestion` answers with.
+ *
+ * A commit lets the event loop run between its stages (each engine's prepare, the store write, the
+ * timings' write), so a request that arrives meanwhile waits for one stage, not for the whole
+ * commit. Readers still never see part of a chunk: the store's queue keeps its transaction whole,
+ * and every engine publishes its live state in `apply`, all in one synchronous stretch right after
+ * the store commit.
  */
 import { Table, tableToIPC } from 'apache-arrow';
 import { recordId } from '../schema/ids.js';
@@ -14,6 +20,7 @@ import type { CommitUnit, RecordRows, Store } from '../store/store.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
+import { yieldToEventLoop } from './event-loop.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
@@ -49,16 +56,26 @@ export interface ChunkView {
   /** The same transactions as per-block typed columns, made once for every engine (do not transfer them). */
   transactionColumns?: ChunkTransactions;
   trades?: Table;
+  /** The token rows the chunk writes (upserted by mint). */
+  tokens?: Table;
+}
+
+/** What the pipeline knows once a chunk is committed. */
+export interface CommitInfo {
+  /** Per slot of the chunk, ascending: its ingestion timings (chain::market::ingestion). */
+  readonly timings: readonly IngestionRecord[];
 }
 
 /** What a method engine makes of a chunk: record rows to commit with it, and state to publish after. */
 export interface ChunkEffect {
   records: RecordRows[];
   /**
-   * Called once the chunk is committed: makes the engine's new live state visible. Returns, per
-   * block, the data points the streams asked for (`StreamDemand`) that the chunk made new or changed.
+   * Called once the chunk is committed: makes the engine's new live state visible (synchronously:
+   * every engine's apply runs in one stretch). Returns, per block, the data points the streams
+   * asked for (`StreamDemand`) that the chunk made new or changed. The pipeline always passes
+   * `commit`; an engine driven by hand (a benchmark) may leave it out.
    */
-  apply(): void | readonly StreamUpdate[];
+  apply(commit?: CommitInfo): void | readonly StreamUpdate[];
 }
 
 /** A method engine fed by the pipeline, block by block in slot order. */
@@ -192,7 +209,7 @@ export class IngestPipeline {
       if (!part) continue;
       let table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
       if (table.numRows === 0) continue;
-      if (name === 'tokens') tokens = table;
+      if (name === 'tokens') tokens = view.tokens = table;
       if (name === 'transactions') {
         table = view.transactions = withPriorityFees(table);
         view.transactionColumns = chunkTransactions(table);
@@ -212,14 +229,17 @@ export class IngestPipeline {
     if (report.ingested === 0) return report;
 
     const effects = [];
-    for (const observer of this.observers) effects.push(await observer.prepare(view));
+    for (const observer of this.observers) {
+      await yieldToEventLoop();
+      effects.push(await observer.prepare(view));
+    }
+    await yieldToEventLoop();
     await this.store.commit(unit, effects.flatMap((e) => e.records));
-    const updates: StreamUpdate[] = [];
-    for (const effect of effects) updates.push(...(effect.apply() ?? []));
+
+    // published in one synchronous stretch: no reader runs between two engines' apply
     const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (slots.length > 0) this.#newestSlot = slots[slots.length - 1];
     report.blocks = slots.length;
-
     const took = monotonicNs() - received;
     const timings: IngestionRecord[] = slots.map((slot) => ({
       id: recordId(INGESTION_METHOD, slot),
@@ -230,15 +250,14 @@ export class IngestPipeline {
       batches: 1,
       records: slotRecords.get(slot)!.records,
     }));
+    const updates: StreamUpdate[] = [];
+    for (const effect of effects) updates.push(...(effect.apply({ timings }) ?? []));
+
     if (timings.length > 0) {
+      await yieldToEventLoop();
       await this.store.upsertRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }]);
     }
-    if (this.streams) {
-      if (this.streams.demand.has(INGESTION_METHOD)) {
-        timings.forEach((t, i) => updates.push({ method: INGESTION_METHOD, slot: slots[i], timestamp: slotRecords.get(slots[i])!.time, records: [t] }));
-      }
-      await this.streams.committed({ updates: sortBySlot(updates), tokens });
-    }
+    if (this.streams) await this.streams.committed({ updates: sortBySlot(updates), tokens });
     return report;
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The market family: the state behind chain::market::block, ohlcv, volume, vwap and twap.
+ * The market family: the state behind chain::market::block, ohlcv, volume, vwap and twap, and the
+ * live answers of token, trades and ingestion (token-book.ts, recent-trades.ts, ingestion-log.ts).
  *
  * At ingest (one chunk of whole blocks, in slot order) the market kernels summarise each (slot,
  * pair) once (block-stats.ts); USD prices are applied (usd-prices.ts); the block records are
@@ -14,10 +15,10 @@
  * and trailing points are slid from the series with exact sums (as-of answers included).
  *
  * Streams: once a chunk is committed, each block's new records of the streamed methods (the block
- * records, trades, and per streamed window the pair's candle and trailing point after the block)
- * are handed to the subscriptions, read from the same live state that answers queries.
+ * records, and per streamed window the pair's candle and trailing point after the block; trades
+ * and ingestion from their own observers) are handed to the subscriptions, read from the same live
+ * state that answers queries.
  */
-import type { Table } from 'apache-arrow';
 import type { KernelClient } from '../kernels/client.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
@@ -27,25 +28,25 @@ import {
 import { windowNanos } from '../schema/time.js';
 import { recordsToIPC } from '../store/record-ipc.js';
 import type { Store } from '../store/store.js';
-import { tableToRows } from '../ingest/arrow.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { BLOCK_TRADES_TABLE, BlockLog } from './block-log.js';
 import { blockTradesRecord } from './block-records.js';
 import { blockStats, type BlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTrades } from './chunk-trades.js';
+import { IngestionLog } from './ingestion-log.js';
 import { MarketPair, type CandleRange } from './market-pair.js';
 import { comparePairs, matchesPair, mergeOrdered, type PairFilter } from './pairs.js';
+import { RecentTrades } from './recent-trades.js';
+import { TokenBook } from './token-book.js';
 import type { TrailingPoint } from './trailing-point.js';
 import { twapRecord, volumeRecord, vwapRecord, type PointKey } from './trailing-records.js';
-import { tradeRecord } from './trade-records.js';
 import { UsdPrices } from './usd-prices.js';
 
 const NOTHING: ChunkEffect = { records: [], apply() {} };
 
 const BLOCK = 'chain::market::block';
 const OHLCV = 'chain::market::ohlcv';
-const TRADES = 'chain::market::trades';
 const TRAILING = [
   ['chain::market::volume', volumeRecord],
   ['chain::market::vwap', vwapRecord],
@@ -68,6 +69,12 @@ export class MarketEngine implements ChunkObserver {
   readonly #blocks = new BlockLog();
   readonly #usd: UsdPrices;
   readonly #pairs = new Map<string, MarketPair>();
+  /** Every known token (chain::market::token). */
+  readonly tokens = new TokenBook();
+  /** The newest trades (chain::market::trades, live). */
+  readonly trades: RecentTrades;
+  /** The timings of the last 300 slots (chain::market::ingestion, live). */
+  readonly ingestion: IngestionLog;
 
   /** `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is streamed. */
   constructor(
@@ -76,11 +83,13 @@ export class MarketEngine implements ChunkObserver {
     private readonly demand: StreamDemand = NO_DEMAND,
   ) {
     this.#usd = new UsdPrices(() => settings.stablecoins);
+    this.trades = new RecentTrades(demand);
+    this.ingestion = new IngestionLog(demand);
   }
 
   /** The pipeline observers of this family. */
   get observers(): ChunkObserver[] {
-    return [this];
+    return [this, this.tokens, this.trades, this.ingestion];
   }
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
@@ -88,13 +97,12 @@ export class MarketEngine implements ChunkObserver {
     const stats = await blockStats(await this.kernels(), chunkTrades(chunk.trades), this.settings.outlierThreshold);
     const commitPrices = this.#usd.price(stats);
     const records = stats.map(blockTradesRecord);
-    const trades = this.demand.has(TRADES) ? tradeUpdates(chunk.trades) : undefined;
     return {
       records: [{ table: BLOCK_TRADES_TABLE, ipc: recordsToIPC(BlockTrades, records) }],
       apply: () => {
         commitPrices();
         this.#blocks.append(records);
-        const updates = trades ?? new BlockUpdates();
+        const updates = new BlockUpdates();
         if (this.demand.has(BLOCK)) for (const r of records) updates.add(BLOCK, BigInt(r.slot!), r.timestamp, r);
         for (const s of stats) this.#push(this.#pair(s.base, s.quote), s, updates);
         return updates.list(UPDATE_ORDER);
@@ -181,13 +189,4 @@ export class MarketEngine implements ChunkObserver {
     if (!pair) this.#pairs.set(key, (pair = new MarketPair(base, quote)));
     return pair;
   }
-}
-
-/** Each block's trades as chain::market::trades records, newest first (tx_index, fill_index descending). */
-function tradeUpdates(table: Table): BlockUpdates {
-  const updates = new BlockUpdates();
-  const rows = tableToRows('trades', table);
-  rows.sort((a, b) => (a.slot !== b.slot ? (a.slot < b.slot ? -1 : 1) : b.tx_index - a.tx_index || b.fill_index - a.fill_index));
-  for (const row of rows) updates.add(TRADES, row.slot, row.timestamp, tradeRecord(row));
-  return updates;
 }

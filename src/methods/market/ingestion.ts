@@ -1,20 +1,24 @@
 import { limit } from '../../rpc/params.js';
+import { INGESTION_HISTORY } from '../../market/ingestion-log.js';
+import { heldAnswer } from '../../market/retained.js';
 import { Ingestion } from '../../schema/records.js';
 import { recordTableName } from '../../store/ddl.js';
 import { rowToRecord } from '../../store/record-ipc.js';
 import { sqlInteger } from '../../store/sql.js';
 import { defineMethod } from '../method.js';
 
-/** Slots the live answer covers: the pipeline keeps the timings of the last 300 slots. */
-export const INGESTION_HISTORY = 300;
-
-/** Per-block ingestion timings of the last 300 slots (as of `at`), newest first. */
+/**
+ * Per-block ingestion timings of the last 300 slots (as of `at`), newest first: live from memory
+ * (unless retention has cut the store's copy of the oldest), as of `at` from the store.
+ */
 export default defineMethod({
   name: 'chain::market::ingestion',
   summary: 'Per-block ingestion timings of the last 300 slots, newest first.',
   record: Ingestion,
   params: { limit: limit(1, INGESTION_HISTORY, 60) },
-  async handle(params, { store }) {
+  async handle(params, { store, market, history }) {
+    const live = params.at === undefined ? heldAnswer(history, market.ingestion.latest(params.limit)) : undefined;
+    if (live) return [...live];
     if (!store) return [];
     const asOf = params.at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(params.at)}`;
     const rows = await store.rows(`SELECT * FROM ${recordTableName(Ingestion)}${asOf} ORDER BY slot DESC LIMIT ${params.limit}`);
