@@ -84,7 +84,7 @@ async function loadWithEngine(folder: string): Promise<Loaded> {
 /** A replay at speed Infinity with a subscription to every method, memory sampled as it goes. */
 async function replayWithEngine(folder: string): Promise<Replayed> {
   const { createEngine } = await import('../src/index.node.js');
-  const engine = await createEngine({ retain: REPLAY_RETAIN });
+  const engine = await createEngine();
   let pushed = 0;
   let ended = 0;
   for (const [method, params] of REPLAY_STREAMS) {
@@ -94,7 +94,7 @@ async function replayWithEngine(folder: string): Promise<Replayed> {
     });
   }
   const start = process.hrtime.bigint();
-  const replay = engine.replay(folder, { speed: Infinity });
+  const replay = engine.replay(folder, { speed: Infinity, retain: REPLAY_RETAIN });
   const raw: { time: bigint | undefined; rss: number }[] = [];
   const timer = setInterval(() => raw.push({ time: replay.time, rss: rssMiB() }), 1000);
   const report = await replay;

@@ -17,14 +17,14 @@ import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
 import { call, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
 import { RpcError, toErrorObject } from './rpc/errors.js';
-import { durationNanos, parseTimeParam } from './schema/time.js';
+import { parseTimeParam } from './schema/time.js';
 import type { TableName } from './schema/tables.js';
-import { FULL_HISTORY, Retention } from './store/retention.js';
+import { retainNanos, Retention } from './store/retention.js';
 import { openStore, type Store } from './store/store.js';
 import { NO_PUSH_METHODS, StreamConnection } from './stream/connection.js';
 import { SubscriptionHub } from './stream/hub.js';
 import { LocalStreams } from './stream/local.js';
-import { startReplay, type Replay, type ReplayOptions } from './stream/replay.js';
+import { DEFAULT_REPLAY_RETAIN, startReplay, type Replay, type ReplayOptions } from './stream/replay.js';
 import { unitsFromLoader, unitsFromRows, type ReplaySource } from './stream/replay-source.js';
 import type { StreamLimits } from './stream/subscription.js';
 import type { StreamDemand } from './stream/updates.js';
@@ -116,10 +116,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
   const priorityFees = new PriorityFeeEngine(settings, kernels, demand, () => store);
   const market = new MarketEngine(settings, kernels, demand);
-  const retention = retain === undefined ? undefined : new Retention(durationNanos(retain), () => store);
+  const retention = new Retention(retainNanos(retain), () => store);
   const context: MethodContext = {
     options: settings,
-    history: retention ?? FULL_HISTORY,
+    history: retention,
     priorityFees,
     market,
     get store() {
@@ -137,8 +137,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const pipeline = () =>
     (opening ??= (async () => {
       store = await openStore(await platform.openSql());
-      const observers = [...(retention ? [retention] : []), ...priorityFees.observers, ...market.observers];
-      return new IngestPipeline(store, observers, hub);
+      return new IngestPipeline(store, [retention, ...priorityFees.observers, ...market.observers], hub);
     })());
   const hub = new SubscriptionHub({
     methods: METHOD_TABLE,
@@ -234,6 +233,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         if (ns === undefined) throw new RangeError(`replay: ${name} must be Unix seconds, ISO-8601 or ns (bigint), got ${String(value)}`);
         return ns;
       };
+      // a replay feeds streams, which need the live windows, not the whole dump: it bounds the history it leaves behind
+      const release = retention.hold(retainNanos(replayOptions.retain ?? DEFAULT_REPLAY_RETAIN));
       const options = {
         speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to),
         ready: Promise.all([pipeline(), kernels()]), // the clock starts once the engine is warm
@@ -241,7 +242,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
       const { units, finish } = replaySource(source);
       const replay = startReplay(units, async (batches) => (await pipeline()).commit(batches), options, finish);
       replays.add(replay);
-      replay.done.finally(() => replays.delete(replay)).catch(() => undefined);
+      replay.done.finally(() => (replays.delete(replay), release())).catch(() => undefined);
       return replay;
     },
     async close() {

@@ -4,7 +4,7 @@
  * `workerData`: `{ options?: EngineOptions, data?: string[] }`, the dump paths loaded before serving.
  *
  * The parent port (only it: the worker's owner) also answers `chain::replay`
- * {data: path or paths, speed?: number or "Infinity" (default 1), from?, to?}: it replays the dump
+ * {data: path or paths, speed?: number or "Infinity" (default 1), from?, to?, retain?}: it replays the dump
  * into the worker's engine and replies, once the replay has ended, with its report (counts as JSON
  * numbers, times as ISO-8601). The pushes it causes reach the port before that reply.
  */
@@ -13,6 +13,7 @@ import { createEngine, type EngineOptions } from '../src/index.node.js';
 import { invalidParam } from '../src/rpc/errors.js';
 import { encodeTimestamp } from '../src/schema/encode.js';
 import { parseTimeParam } from '../src/schema/time.js';
+import { retainNanos } from '../src/store/retention.js';
 
 if (!parentPort) throw new Error('engine.worker must run as a worker thread');
 const port = parentPort;
@@ -21,7 +22,7 @@ const { options = {}, data = [] } = (workerData ?? {}) as { options?: EngineOpti
 const engine = await createEngine(options);
 if (data.length > 0) await engine.load(data);
 
-const REPLAY_PARAMS = ['data', 'speed', 'from', 'to'];
+const REPLAY_PARAMS = ['data', 'speed', 'from', 'to', 'retain'];
 
 async function replay(raw: unknown): Promise<Record<string, unknown>> {
   const params = (raw ?? {}) as Record<string, unknown>;
@@ -39,8 +40,15 @@ async function replay(raw: unknown): Promise<Record<string, unknown>> {
       throw invalidParam(name, `must be Unix seconds or an ISO-8601 date-time, got ${JSON.stringify(params[name])}`);
     }
   }
+  const retain = params.retain as number | string | undefined;
+  try {
+    retainNanos(retain); // checked here, so that a bad value is -32602 on the port
+  } catch (error) {
+    throw invalidParam('retain', `${(error as Error).message}: seconds, "15m", "2h"... or "all"`);
+  }
   const report = await engine.replay(paths as string | string[], {
     speed, from: params.from as string | number | undefined, to: params.to as string | number | undefined,
+    retain,
   });
   return {
     read: report.read, ingested: report.ingested, rejected: report.rejected, blocks: report.blocks,

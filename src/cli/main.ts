@@ -221,12 +221,9 @@ async function replay(args: ParsedArgs): Promise<number> {
   const from = timeOption(args, 'from');
   const to = timeOption(args, 'to');
   const paths = await dataPaths(args);
-  // a stream needs only the live windows: by default the store keeps the last hour, not the whole dump
-  const retainText = option(args, 'retain') ?? '1h';
-  const retain = /^all$/i.test(retainText) ? undefined : /^\d+$/.test(retainText) ? Number(retainText) : retainText;
-  const engine = await createEngine({ retain }).catch((error: unknown) => {
-    throw error instanceof RangeError ? new UsageError(`--retain: ${error.message}`) : error;
-  });
+  const retainText = option(args, 'retain');
+  const retain = retainText === undefined || /^all$/i.test(retainText) ? retainText?.toLowerCase() : /^\d+$/.test(retainText) ? Number(retainText) : retainText;
+  const engine = await createEngine();
   try {
     let failed: string | undefined;
     try {
@@ -241,7 +238,7 @@ async function replay(args: ParsedArgs): Promise<number> {
     }
     let report;
     try {
-      report = await engine.replay(paths.length === 1 ? paths[0]! : paths, { speed, from, to });
+      report = await engine.replay(paths.length === 1 ? paths[0]! : paths, { speed, from, to, retain });
     } catch (error) {
       if (error instanceof RangeError) throw new UsageError(error.message);
       throw new LoadFailed((error as Error).message);

@@ -7,10 +7,11 @@
  * step, not per block): a replay or a long-running service holds the last R of history plus the
  * method engines' live windows, not the whole dump. History before the cut is gone, so an as-of
  * query that needs it is refused (-32602 on `at`) rather than answered from partial data.
+ * A replay brings its own retention (default 1h) for its duration: the shortest in force wins.
  */
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import { invalidParam } from '../rpc/errors.js';
-import { NS_PER_SECOND } from '../schema/time.js';
+import { durationNanos, NS_PER_SECOND } from '../schema/time.js';
 import type { Store } from './store.js';
 
 /**
@@ -28,27 +29,47 @@ export interface History {
   assertHeld(at: bigint, lookbackNs: bigint): void;
 }
 
-/** Keeps everything: every as-of query is answerable. */
-export const FULL_HISTORY: History = { assertHeld: () => undefined };
+/** A retention option as nanoseconds: seconds or "15m", "2h", "1d", at least MIN_RETAIN_NS; "all" (or undefined) keeps everything. */
+export function retainNanos(value: number | string | undefined): bigint | undefined {
+  if (value === undefined || value === 'all') return undefined;
+  const ns = durationNanos(value);
+  if (ns < MIN_RETAIN_NS) {
+    throw new RangeError(`retain must be at least ${MIN_RETAIN_NS / NS_PER_SECOND} s (the longest span a live answer reads from the store)`);
+  }
+  return ns;
+}
 
 /** Prunes the store behind the newest block; see the module comment. */
 export class Retention implements ChunkObserver, History {
-  readonly #retainNs: bigint;
-  readonly #stepNs: bigint;
+  /** The engine's own retention (undefined: keep everything). */
+  readonly #engineNs: bigint | undefined;
+  /** Retentions in force while replays run. */
+  readonly #held = new Set<{ readonly ns: bigint }>();
   /** Rows with timestamp < cut are gone (undefined: nothing pruned yet). */
   #cut: bigint | undefined;
   /** The first chunk's time: a cut before it would drop nothing (and must not refuse anything). */
   #first: bigint | undefined;
 
   constructor(
-    retainNs: bigint,
+    engineNs: bigint | undefined,
     private readonly store: () => Store | undefined,
   ) {
-    if (retainNs < MIN_RETAIN_NS) {
-      throw new RangeError(`retain must be at least ${MIN_RETAIN_NS / NS_PER_SECOND} s (the longest span a live answer reads from the store)`);
-    }
-    this.#retainNs = retainNs;
-    this.#stepNs = retainNs < MAX_STEP_NS ? retainNs : MAX_STEP_NS;
+    this.#engineNs = engineNs;
+  }
+
+  /** The retention in force: the shortest of the engine's and the running replays' (undefined: keep everything). */
+  get retainNs(): bigint | undefined {
+    let ns = this.#engineNs;
+    for (const held of this.#held) if (ns === undefined || held.ns < ns) ns = held.ns;
+    return ns;
+  }
+
+  /** Puts `ns` in force until the returned release is called (a replay's retention, for its duration). */
+  hold(ns: bigint | undefined): () => void {
+    if (ns === undefined) return () => undefined;
+    const held = { ns };
+    this.#held.add(held);
+    return () => void this.#held.delete(held);
   }
 
   /** The oldest time still held (undefined while nothing has been pruned). */
@@ -62,7 +83,7 @@ export class Retention implements ChunkObserver, History {
     throw invalidParam(
       'at',
       `the answer needs data from ${seconds(at - lookbackNs)} (Unix s) on, but the engine keeps only the history from ` +
-        `${seconds(this.#cut)} on (retain = ${seconds(this.#retainNs)} s)`,
+        `${seconds(this.#cut)} on (history before it was pruned by the retain option)`,
     );
   }
 
@@ -72,8 +93,11 @@ export class Retention implements ChunkObserver, History {
     const store = this.store();
     if (newest === undefined || store === undefined) return NO_EFFECT;
     this.#first ??= chunk.blocks[0]?.timestamp ?? newest;
-    const target = newest - this.#retainNs;
-    const cut = target - (((target % this.#stepNs) + this.#stepNs) % this.#stepNs);
+    const retainNs = this.retainNs;
+    if (retainNs === undefined) return NO_EFFECT;
+    const step = retainNs < MAX_STEP_NS ? retainNs : MAX_STEP_NS;
+    const target = newest - retainNs;
+    const cut = target - (((target % step) + step) % step);
     if (cut <= this.#first || (this.#cut !== undefined && cut <= this.#cut)) return NO_EFFECT;
     this.#cut = cut;
     await store.prune(cut);

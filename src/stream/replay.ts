@@ -22,7 +22,16 @@ export interface ReplayOptions {
   from?: number | string | bigint;
   /** Block time to stop at (exclusive). */
   to?: number | string | bigint;
+  /**
+   * History the store keeps behind the newest block while the replay runs (engine option `retain`,
+   * docs/semantics.md Retention): seconds or "15m", "2h"...; "all" keeps everything. Default 1h.
+   * An engine's own, shorter `retain` still applies.
+   */
+  retain?: number | string;
 }
+
+/** A replay's retention when it names none: streams need the live windows, not the dump. */
+export const DEFAULT_REPLAY_RETAIN = '1h';
 
 /** What a replay did: the ingest report of its blocks, and how it ran. */
 export interface ReplayReport extends IngestReport {

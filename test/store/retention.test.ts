@@ -73,7 +73,7 @@ describe('retain', () => {
     const error = await refusal(pruned.call('chain::priorityfee::block', { at: old }));
     expect(error.code).toBe(-32602);
     expect(error.data).toEqual({ param: 'at' });
-    expect(error.message).toMatch(/keeps only the history from .* \(retain = 300 s\)/);
+    expect(error.message).toMatch(/keeps only the history from .* \(history before it was pruned by the retain option\)/);
     expect(await kept.call('chain::priorityfee::block', { at: old, limit: 1 })).toHaveLength(1);
     // the window counts: 2 minutes before the newest block is held, but not the 5 minutes before that
     await refusal(pruned.call('chain::market::volume', { window: '5m', at: inside }));
@@ -84,6 +84,29 @@ describe('retain', () => {
     await expect(createEngine({ retain: '1m' })).rejects.toThrow(/at least 300 s/);
     await expect(createEngine({ retain: 'soon' })).rejects.toThrow(/not a duration/);
     await expect(createEngine({ retain: -5 })).rejects.toThrow(/positive integer/);
+  });
+
+  it('a replay prunes with its own retention while it runs, and no further once it has ended', async () => {
+    const engine = await createEngine({ minSamples: 10 });
+    try {
+      const asInput = (b: (typeof blocks)[number]) => ({ blocks: [b.block], transactions: b.transactions, trades: b.trades });
+      const split = blocks.findIndex((b) => b.block.timestamp >= first + 7n * MINUTE);
+      expect(() => engine.replay([], { retain: '1m' })).toThrow(/at least 300 s/);
+      await engine.ingest({ tokens: generateTokens() });
+      const report = await engine.replay(blocks.slice(0, split).map(asInput), { speed: Infinity, retain: '5m' });
+      expect(report.blocks).toBe(split);
+      const end = blocks[split - 1]!.block.timestamp;
+      // pruned up to (end - 5m) rounded down to the minute
+      await refusal(engine.call('chain::priorityfee::block', { at: encodeTimestamp(end - 6n * MINUTE - 1n) }));
+      const held = { at: encodeTimestamp(end - 4n * MINUTE), limit: 1 };
+      expect(await engine.call('chain::priorityfee::block', held)).toEqual(await kept.call('chain::priorityfee::block', held));
+      // the engine itself keeps everything: blocks ingested after the replay prune nothing more
+      const rest = blocks.slice(split);
+      await engine.ingest({ blocks: rest.map((b) => b.block), transactions: rest.flatMap((b) => b.transactions), trades: rest.flatMap((b) => b.trades) });
+      expect(await engine.call('chain::priorityfee::block', held)).toEqual(await kept.call('chain::priorityfee::block', held));
+    } finally {
+      await engine.close();
+    }
   });
 
   it('an engine that has not pruned yet refuses nothing', async () => {

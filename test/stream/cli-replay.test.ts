@@ -45,7 +45,7 @@ describe('chainlens replay', () => {
     expect(run(['replay', '--data', dump]).status).toBe(2);
     const short = run(['replay', '--data', dump, '--retain', '1m', 'chain::market::trades']);
     expect(short.status).toBe(2);
-    expect(short.stderr).toMatch(/--retain: retain must be at least 300 s/);
+    expect(short.stderr).toMatch(/retain must be at least 300 s/);
   });
 
   it('--retain takes seconds or all (pruning itself: test/store/retention.test.ts)', () => {

@@ -253,6 +253,7 @@ describe('chain::replay (the engine worker owner only)', () => {
       expect(await error(worker.call('chain::replay', { data: '/nowhere', speed: 0 }))).toMatchObject({ code: -32602, data: { param: 'speed' } });
       expect(await error(worker.call('chain::replay', { data: '/nowhere', from: 'yesterday' }))).toMatchObject({ code: -32602, data: { param: 'from' } });
       expect(await error(worker.call('chain::replay', { data: '/nowhere', pace: 1 }))).toMatchObject({ code: -32602, data: { param: 'pace' } });
+      expect(await error(worker.call('chain::replay', { data: '/nowhere', retain: '1m' }))).toMatchObject({ code: -32602, data: { param: 'retain' } });
     } finally {
       await worker.close();
     }
