@@ -95,8 +95,6 @@ export function groupSumsEnd(out: usize, stride: u32): Status {
   return status;
 }
 
-const LANE0 = i64x2(-1, 0);
-
 /** Adds trades [from, to) of one group to the open sums. */
 @inline function addRun(base: usize, quote: usize, usd: usize, isBuy: usize, from: u32, to: u32): void {
   let bq = baseQuote, pvs = priceVolumes, s = sides, su = sidesUsd, vu = volumeUsd;
@@ -106,25 +104,29 @@ const LANE0 = i64x2(-1, 0);
   for (let i = from; i < to; i += 2) {
     const at = <usize>i << 3;
     const pair = i + 1 < to;
-    let b: v128, q: v128, u: v128, sell: v128;
+    let b: v128, q: v128, u: v128, sideBytes: v128;
     if (pair) {
       b = v128.load(base + at);
       q = v128.load(quote + at);
       u = v128.load(usd + at);
-      sell = i8x16.eq(v128.load16_splat(isBuy + <usize>i), i8x16.splat(0));
+      sideBytes = v128.load16_splat(isBuy + <usize>i);
     } else {
       b = v128.load64_zero(base + at);
       q = v128.load64_zero(quote + at);
       u = v128.load64_zero(usd + at);
-      sell = i8x16.eq(v128.load8_splat(isBuy + <usize>i), i8x16.splat(0));
+      sideBytes = v128.load8_splat(isBuy + <usize>i);
     }
+    // sell: lane 0 all ones when trade i is a sell, lane 1 when trade i + 1 is; buy: the opposite.
+    const zero = i8x16.eq(sideBytes, i8x16.splat(0));
+    const sell = i8x16.shuffle(zero, zero, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    const buy = v128.not(sell);
     const known = f64x2.eq(u, u);
     const p = f64x2.div(q, b);
     const pb = f64x2.mul(p, b);
     const pub = v128.and(f64x2.mul(f64x2.mul(p, u), b), known);
     const qu = v128.and(f64x2.mul(q, u), known);
     // Trade i. side: lane 0 all ones for a buy, lane 1 for a sell.
-    let side = v128.xor(i8x16.shuffle(sell, sell, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), LANE0);
+    let side = i64x2.shuffle(buy, sell, 0, 2);
     let quoteUsd = i64x2.shuffle(qu, qu, 0, 0);
     bq = f64x2.add(bq, i64x2.shuffle(b, q, 0, 2));
     pvs = f64x2.add(pvs, i64x2.shuffle(pb, pub, 0, 2));
@@ -133,7 +135,7 @@ const LANE0 = i64x2(-1, 0);
     vu = f64x2.add(vu, quoteUsd);
     if (pair) {
       // Trade i + 1.
-      side = v128.xor(i8x16.shuffle(sell, sell, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), LANE0);
+      side = i64x2.shuffle(buy, sell, 1, 3);
       quoteUsd = i64x2.shuffle(qu, qu, 1, 1);
       bq = f64x2.add(bq, i64x2.shuffle(b, q, 1, 3));
       pvs = f64x2.add(pvs, i64x2.shuffle(pb, pub, 1, 3));
