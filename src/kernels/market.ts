@@ -353,14 +353,18 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
     groupSums(trades, keys, width) {
       const { baseVolume, quoteVolume, quoteUsdPrice, isBuy } = trades;
       sameLength('groupSums', { keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy });
-      // In chunks while the key span fits the group rows an earlier call reserved (counting the
-      // groups first would need every key in memory).
-      if (spanFits(keys, width, exports.groupCapacity()) && sumChunks(trades, keys, width) === 0) {
+      // In chunks while the key span fits the group rows reserved (counting the groups first would
+      // need every key in memory).
+      const span = spanGroups(keys, width);
+      if (span <= exports.groupCapacity() && sumChunks(trades, keys, width) === 0) {
         return read(SUM_COLUMNS, exports.groupCount());
       }
-      // Otherwise (first call, more groups, bad width or decreasing keys) all at once, groups counted.
+      // Otherwise (first call, more groups, bad width or decreasing keys) all at once, groups counted,
+      // and room for the whole span when it is at most twice the groups (some empty windows or
+      // skipped slots), so that a next call of a like span goes by chunks.
       const n = writeKeyed('groupSums', trades, keys);
       reserveGroups('groupSums', exports.keyPtr(), n, width, false);
+      if (span <= 2 * exports.groupCount()) reserve('groupSums', n, span, 0);
       checkMarketStatus('groupSums', exports.groupSums(
         exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr(), n,
         width, exports.columnPtr(0), exports.groupCapacity(),
@@ -400,15 +404,15 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
 const SUM_CHUNK = 65536;
 
 /**
- * Whether sorted `keys` make at most `rows` groups of `width`: their groups lie between those of
- * the first and the last key. False for a width the kernels refuse or keys that visibly decrease.
+ * Groups of `width` from the first key's to the last key's: at least as many as sorted keys make.
+ * Infinity for a width the kernels refuse or keys that visibly decrease.
  */
-function spanFits(keys: BigInt64Array, width: bigint, rows: number): boolean {
+function spanGroups(keys: BigInt64Array, width: bigint): number {
   const n = keys.length;
-  if (width <= 0n) return false;
-  if (n === 0) return true;
-  if (keys[n - 1]! < keys[0]!) return false;
-  return floorDiv(keys[n - 1]!, width) - floorDiv(keys[0]!, width) < BigInt(rows);
+  if (width <= 0n) return Infinity;
+  if (n === 0) return 0;
+  if (keys[n - 1]! < keys[0]!) return Infinity;
+  return Number(floorDiv(keys[n - 1]!, width) - floorDiv(keys[0]!, width)) + 1;
 }
 
 /** floor(a / b) for b > 0 (BigInt division truncates toward zero). */

@@ -3,6 +3,7 @@ import {
   createMarketKernels,
   MARKET_STATUS,
   marketModule,
+  type MarketKernels,
   type TradeColumns,
   type TwapWindows,
 } from '../../src/kernels/market.js';
@@ -480,7 +481,15 @@ describe('market kernel edges', () => {
     expect(fresh.exports.reserve(0, 100_000, 0)).toBe(0);
     expectIdentical(fresh.groupSums(trades, trades.time, MINUTE), reference, 'in chunks');
     // (It did go by chunks: the key area starts with the last chunk's keys.)
-    expect(new BigInt64Array(fresh.exports.memory.buffer, fresh.exports.keyPtr(), 1)[0]).toBe(trades.time[4 * 65536]);
+    const firstKey = (k: MarketKernels) => new BigInt64Array(k.exports.memory.buffer, k.exports.keyPtr(), 1)[0];
+    expect(firstKey(fresh)).toBe(trades.time[4 * 65536]);
+    // Per block, skipped slots in the span: the first call makes room for the span, the next goes by chunks.
+    const blocks = createMarketKernels();
+    const perBlock = groupSumsReference(trades, trades.slot, 1n);
+    expectIdentical(blocks.groupSums(trades, trades.slot, 1n), perBlock, 'per block, all at once');
+    expect(firstKey(blocks)).toBe(trades.slot[0]);
+    expectIdentical(blocks.groupSums(trades, trades.slot, 1n), perBlock, 'per block, in chunks');
+    expect(firstKey(blocks)).toBe(trades.slot[4 * 65536]);
     // Through the exports, chunks of 1 to 7 trades (odd ones end a group's run mid-pair).
     const small = prefix(market, 5_000);
     const x = fresh.exports;
