@@ -42,7 +42,7 @@ interface Replayed {
 
 const TABLES = ['blocks', 'transactions', 'trades', 'tokens'] as const;
 
-/** History the replay keeps (engine option `retain`): a quarter of the dump, so the plateau shows. */
+/** Transactions the replay keeps (its default, stated so the figure says it): a quarter of the dump, so the plateau shows. */
 const REPLAY_RETAIN = '15m';
 
 /** What a strategy would watch: every method once, windows up to an hour. */
@@ -204,7 +204,7 @@ export async function ingestFigures(options: BenchOptions): Promise<Figure[]> {
       },
       notes: [
         'The replay reads the dump as load does and commits it block by block through the same ingest path, pushing every streamed method\'s new data points after each block (a subscriber that only counts them).',
-        `With retain ${REPLAY_RETAIN} the store deletes history older than the newest block minus ${REPLAY_RETAIN} as it goes (docs/semantics.md, Retention): the resident memory per quarter of the simulated hour shows it flatten once the retained span is full, where the load above (which keeps all history for as-of queries) grows to its peak. What stays is the retained span plus the live windows (the current 1h fee window's samples, the 24h trailing market state).`,
+        `With retain ${REPLAY_RETAIN} (the replay default) the store deletes the transactions older than the newest block minus ${REPLAY_RETAIN} as it goes (docs/semantics.md, Retention): the resident memory per quarter of the simulated hour shows it flatten once the retained span is full, where the load above (which keeps every transaction for as-of queries) grows to its peak. What stays is the retained span plus the live windows (the current 1h fee window's samples, the 24h trailing market state) and the per-block records.`,
       ],
     }];
   } finally {

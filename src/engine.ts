@@ -37,9 +37,10 @@ export interface EngineOptions extends Partial<EngineSettings> {
   /** Bounds of each subscription's queue of unread pushes (docs/semantics.md, Streams). */
   streams?: Partial<StreamLimits>;
   /**
-   * History the store keeps behind the newest block: seconds, or "15m", "2h", "1d"; at least 5
-   * minutes. Default: everything (as-of queries reach the first block; memory grows with the data).
-   * Older rows are deleted as blocks arrive, and as-of queries that need them are refused.
+   * Raw transactions the store keeps behind the newest block: seconds, or "15m", "2h", "1d"; at
+   * least 5 minutes. Default: everything (as-of queries reach the first block; memory grows with the
+   * data). Older ones are deleted as blocks arrive; live answers do not change, and the as-of
+   * queries that would need them are refused (docs/semantics.md, Retention).
    */
   retain?: number | string;
 }
@@ -119,7 +120,6 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const retention = new Retention(retainNanos(retain), () => store);
   const context: MethodContext = {
     options: settings,
-    history: retention,
     priorityFees,
     market,
     get store() {

@@ -24,7 +24,7 @@ const USAGE = `usage:
   chainlens replay [--data PATH]... [--speed N|Infinity] [--from T] [--to T] [--retain D|all] METHOD [PARAMS_JSON]
                                                  replay the dump on a simulated clock (speed 1 = real time, the default);
                                                  print every data point the METHOD stream pushes, one JSON object per line;
-                                                 the store keeps the last D of history (default 1h, at least 5m; all: everything)
+                                                 the store keeps the last D of transactions (default 15m, at least 5m; all: everything)
 Without --data, query, rpc and replay use the demo data.`;
 
 const FORMATS: readonly FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];

@@ -4,7 +4,6 @@
  */
 import type { MarketEngine } from '../market/engine.js';
 import type { PriorityFeeEngine } from '../priorityfee/engine.js';
-import type { History } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
 export interface MethodContext {
@@ -12,8 +11,6 @@ export interface MethodContext {
   readonly options: Readonly<EngineSettings>;
   /** The store, once anything has been ingested or loaded; undefined over an empty engine. */
   readonly store: Store | undefined;
-  /** How far back the store holds history (engine option `retain`): the guard of as-of queries. */
-  readonly history: History;
   /** State of the chain::priorityfee::* family, fed by the ingest pipeline. */
   readonly priorityFees: PriorityFeeEngine;
   /** State of the chain::market::* aggregates (block, ohlcv, volume, vwap, twap), fed by the ingest pipeline. */

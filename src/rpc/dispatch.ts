@@ -83,8 +83,6 @@ export async function call(method: string, params: unknown, target: DispatchTarg
   const definition = target.methods.get(method);
   if (!definition) throw unknownMethod(method, target);
   const validated = validateParams(definition.params, params);
-  // an as-of answer reads back as far as its window (tumbling or trailing) from `at`
-  if (validated.at !== undefined) target.context.history.assertHeld(validated.at, validated.windowNs ?? 0n);
   const records = await definition.handle(validated, target.context);
   return records.map((record): WireRecord => encodeRecord(definition.record, record));
 }

@@ -48,9 +48,6 @@ const CANONICAL_KEYS: Partial<Record<TableName, readonly string[]>> = { tokens: 
 
 const stageOf = (table: string): string => `_stage_${table}`;
 
-/** Tables cut by time when history is pruned (transactions carry no time: they go with their blocks). */
-const TIMED_TABLES = STORE_TABLES.filter((t) => t.columns.some((c) => c.name === 'timestamp')).map((t) => t.name);
-
 interface Write {
   readonly table: SqlTable;
   readonly ipc: Uint8Array;
@@ -73,6 +70,7 @@ export class Store {
   readonly #connection: SqlConnection;
   readonly #queue = new SerialQueue();
   #closed = false;
+  #transactionsFrom: bigint | undefined;
 
   private constructor(connection: SqlConnection) {
     this.#connection = connection;
@@ -123,26 +121,23 @@ export class Store {
   }
 
   /**
-   * Deletes the history before `cutNs`: every row with timestamp < cutNs and the transactions of
-   * those blocks, in one transaction (readers see the whole cut or none of it). DuckDB frees the row
-   * groups left empty, so a store pruned as it goes holds the retained span, not all history.
+   * Deletes the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
+   * store's memory), in one statement; DuckDB frees the row groups left empty, so a store pruned as
+   * it goes holds the retained span of transactions. Blocks, trades, tokens and the method records
+   * (a row or a few per block) stay. A later cut only moves forward.
    */
   async prune(cutNs: bigint): Promise<void> {
-    const cut = sqlInteger(cutNs);
     await this.#exclusive(async () => {
-      const c = this.#connection;
-      await c.run('BEGIN TRANSACTION');
-      try {
-        const [row] = await c.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${cut}`);
-        const statements = TIMED_TABLES.map((table) => `DELETE FROM ${sqlIdent(table)} WHERE "timestamp" < ${cut}`);
-        if (row?.last != null) statements.unshift(`DELETE FROM transactions WHERE slot <= ${sqlInteger(row.last as bigint)}`);
-        await c.run(statements.join(';\n'));
-        await c.run('COMMIT');
-      } catch (error) {
-        await c.run('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+      if (this.#transactionsFrom !== undefined && cutNs <= this.#transactionsFrom) return;
+      this.#transactionsFrom = cutNs;
+      const [row] = await this.#connection.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
+      if (row?.last != null) await this.#connection.run(`DELETE FROM transactions WHERE slot <= ${sqlInteger(row.last as bigint)}`);
     });
+  }
+
+  /** Transactions of blocks before this time have been pruned (undefined: none ever were). */
+  get transactionsFrom(): bigint | undefined {
+    return this.#transactionsFrom;
   }
 
   /** Trades newest first (slot, tx_index, fill_index descending), with exact u64 amounts. */

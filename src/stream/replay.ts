@@ -23,15 +23,15 @@ export interface ReplayOptions {
   /** Block time to stop at (exclusive). */
   to?: number | string | bigint;
   /**
-   * History the store keeps behind the newest block while the replay runs (engine option `retain`,
-   * docs/semantics.md Retention): seconds or "15m", "2h"...; "all" keeps everything. Default 1h.
-   * An engine's own, shorter `retain` still applies.
+   * Transactions the store keeps behind the newest block while the replay runs (as the engine
+   * option `retain`, docs/semantics.md Retention): seconds or "15m", "2h"...; "all" keeps everything.
+   * Default 15m. An engine's own, shorter `retain` still applies.
    */
   retain?: number | string;
 }
 
 /** A replay's retention when it names none: streams need the live windows, not the dump. */
-export const DEFAULT_REPLAY_RETAIN = '1h';
+export const DEFAULT_REPLAY_RETAIN = '15m';
 
 /** What a replay did: the ingest report of its blocks, and how it ran. */
 export interface ReplayReport extends IngestReport {

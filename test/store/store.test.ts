@@ -271,25 +271,23 @@ describe('Store queries', () => {
 });
 
 describe('Store.prune', () => {
-  it('deletes every row before the cut (transactions with their blocks, records by time) and keeps the rest and tokens', async () => {
+  it('deletes the transactions of the blocks before the cut and keeps everything else', async () => {
     const store = await openStore(await openDuckDBNode());
     try {
       await store.commit({ tokens: canonicalIPC('tokens', [token(SOL, 'SOL', 9)]) });
       for (let slot = 1n; slot <= 10n; slot++) await store.commit(unitOf(generateBlock(slot, 3, 2)));
-      const fees = (slot: bigint) => tableToIPC(tableFromArrays({ id: BigInt64Array.from([slot]), slot: BigInt64Array.from([slot]), timestamp: BigInt64Array.from([slotNs(slot)]) }), 'stream');
-      for (const slot of [4n, 5n, 6n]) await store.upsertRecords([{ table: recordTableName(BlockFees), ipc: fees(slot) }]);
-      const before = await store.rows(countsSql(5n));
+      expect(store.transactionsFrom).toBeUndefined();
 
-      await store.prune(slotNs(6n)); // slots 1..5 go, 6..10 stay
-      const [left] = await store.rows(
-        `SELECT (SELECT min(slot) FROM blocks) AS b, (SELECT min(slot) FROM transactions) AS t, (SELECT min(slot) FROM trades) AS r,` +
-          ` (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM transactions) AS nt, (SELECT count(*) FROM trades) AS nr,` +
-          ` (SELECT string_agg(slot::VARCHAR, ',' ORDER BY slot) FROM ${recordTableName(BlockFees)}) AS fees, (SELECT count(*) FROM tokens) AS tokens`,
+      await store.prune(slotNs(6n) - 1n); // the transactions of slots 1..5 go
+      const counts = () => store.rows(
+        'SELECT (SELECT min(slot) FROM transactions) AS t, (SELECT count(*) FROM transactions) AS nt,' +
+          ' (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM trades) AS nr, (SELECT count(*) FROM tokens) AS tokens',
       );
-      expect(before).toEqual([{ blocks: 1n, transactions: 3n, trades: 6n }]);
-      expect(left).toEqual({ b: 6n, t: 6n, r: 6n, nb: 5n, nt: 15n, nr: 30n, fees: '6', tokens: 1n });
-      await store.prune(slotNs(6n)); // again: nothing more goes
-      expect((await store.rows('SELECT count(*) AS n FROM transactions'))[0]).toEqual({ n: 15n });
+      expect(await counts()).toEqual([{ t: 6n, nt: 15n, nb: 10n, nr: 60n, tokens: 1n }]);
+      expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);
+      await store.prune(slotNs(3n)); // a cut never moves back
+      expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);
+      expect(await counts()).toEqual([{ t: 6n, nt: 15n, nb: 10n, nr: 60n, tokens: 1n }]);
     } finally {
       await store.close();
     }

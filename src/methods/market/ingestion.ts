@@ -1,6 +1,5 @@
 import { limit } from '../../rpc/params.js';
 import { INGESTION_HISTORY } from '../../market/ingestion-log.js';
-import { heldAnswer } from '../../market/retained.js';
 import { Ingestion } from '../../schema/records.js';
 import { recordTableName } from '../../store/ddl.js';
 import { rowToRecord } from '../../store/record-ipc.js';
@@ -9,15 +8,15 @@ import { defineMethod } from '../method.js';
 
 /**
  * Per-block ingestion timings of the last 300 slots (as of `at`), newest first: live from memory
- * (unless retention has cut the store's copy of the oldest), as of `at` from the store.
+ * as of `at` from the store.
  */
 export default defineMethod({
   name: 'chain::market::ingestion',
   summary: 'Per-block ingestion timings of the last 300 slots, newest first.',
   record: Ingestion,
   params: { limit: limit(1, INGESTION_HISTORY, 60) },
-  async handle(params, { store, market, history }) {
-    const live = params.at === undefined ? heldAnswer(history, market.ingestion.latest(params.limit)) : undefined;
+  async handle(params, { store, market }) {
+    const live = params.at === undefined ? market.ingestion.latest(params.limit) : undefined;
     if (live) return [...live];
     if (!store) return [];
     const asOf = params.at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(params.at)}`;

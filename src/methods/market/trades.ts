@@ -1,22 +1,20 @@
 import { limit, mint } from '../../rpc/params.js';
-import { heldAnswer } from '../../market/retained.js';
 import { tradeRecord } from '../../market/trade-records.js';
 import { Trade } from '../../schema/records.js';
 import { defineMethod } from '../method.js';
 
 /**
  * Individual fills, newest first (slot, tx_index, fill_index descending). Live from memory when it
- * holds the answer exactly (market/recent-trades.ts) and the store still holds it too (retention),
- * else (and with `at`) from the store.
+ * holds the answer exactly (market/recent-trades.ts), else (and with `at`) from the store.
  */
 export default defineMethod({
   name: 'chain::market::trades',
   summary: 'Individual fills, newest first.',
   record: Trade,
   params: { base: mint('base mint filter'), quote: mint('quote mint filter'), limit: limit(1, 1000, 100) },
-  async handle(params, { store, market, history }) {
+  async handle(params, { store, market }) {
     const filter = { base: params.base, quote: params.quote };
-    const rows = (params.at === undefined ? heldAnswer(history, market.trades.latest(filter, params.limit)) : undefined)
+    const rows = (params.at === undefined ? market.trades.latest(filter, params.limit) : undefined)
       ?? (await store?.trades({ ...filter, beforeNs: params.at, limit: params.limit }))
       ?? [];
     return rows.map(tradeRecord);
