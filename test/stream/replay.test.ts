@@ -79,7 +79,8 @@ describe('engine.replay', () => {
     expect(times.length).toBe(atPause);
     expect(replay.time).toBe(clock); // the simulated clock stands still
     replay.resume();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // the next due block comes (a commit can take hundreds of ms on a loaded machine: wait for it, up to 10 s)
+    for (let waited = 0; times.length === atPause && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(times.length).toBeGreaterThan(atPause);
     replay.stop();
     const report = await replay.done;
