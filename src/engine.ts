@@ -115,7 +115,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const kernels = () => (kernelWorker ??= platform.startKernels());
   // the hub is made below, with the context it needs; the engines ask it through this
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
-  const priorityFees = new PriorityFeeEngine(settings, kernels, demand, () => store);
+  const priorityFees = new PriorityFeeEngine(settings, kernels, demand);
   const market = new MarketEngine(settings, kernels, demand);
   const retention = new Retention(retainNanos(retain), () => store);
   const context: MethodContext = {

@@ -20,7 +20,7 @@ import type { CommitUnit, RecordRows, Store } from '../store/store.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
-import { yieldToEventLoop } from './event-loop.js';
+import { yieldToEventLoop } from '../platform/event-loop.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */

@@ -2,7 +2,6 @@
 import type { ChunkObserver } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
 import type { EngineSettings } from '../methods/context.js';
-import type { Store } from '../store/store.js';
 import type { StreamActivator } from '../stream/hub.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { BlockFeesEngine } from './block-fees.js';
@@ -19,13 +18,9 @@ export class PriorityFeeEngine {
 
   /**
    * `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is
-   * streamed. (The fourth argument, the store, was read by the top list when it started with a
-   * subscription; it is always on now and the argument is ignored.)
+   * streamed.
    */
-  constructor(
-    settings: Readonly<EngineSettings>, kernels: () => Promise<KernelClient>, demand: StreamDemand = NO_DEMAND,
-    _store?: () => Store | undefined,
-  ) {
+  constructor(settings: Readonly<EngineSettings>, kernels: () => Promise<KernelClient>, demand: StreamDemand = NO_DEMAND) {
     this.blockFees = new BlockFeesEngine(kernels, demand);
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand);
     this.recommendations = new RecommendationsEngine(settings, demand);

@@ -10,6 +10,7 @@
  */
 import type { BlockRow, TableName, TokenRow, TradeRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlTable } from './ddl.js';
+import { yieldToEventLoop } from '../platform/event-loop.js';
 import { conformIPC } from './ipc.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
@@ -102,6 +103,9 @@ export class Store {
       await c.run('BEGIN TRANSACTION');
       try {
         for (const write of todo) {
+          // each statement blocks the thread for milliseconds: let answers from memory go between them
+          // (store reads wait in the queue, so none sees the open transaction)
+          await yieldToEventLoop();
           if (write.key) await this.#upsert(write.table, write.ipc, write.key);
           else await c.insertIPC(write.table.name, write.ipc);
           rows[write.table.name] = (rows[write.table.name] ?? 0) + write.rows;

@@ -12,6 +12,7 @@
  */
 import { emptyReport, mergeReport, type IngestReport } from '../ingest/pipeline.js';
 import type { ValidatedBatch } from '../ingest/validate.js';
+import { yieldToEventLoop } from '../platform/event-loop.js';
 import { joinUnits, type ReplayUnit } from './replay-blocks.js';
 
 /** Options of `engine.replay`. */
@@ -65,9 +66,6 @@ export interface Replay extends PromiseLike<ReplayReport> {
 export const MAX_UNIT_ROWS = 65_536;
 export const MAX_UNIT_BLOCKS = 64;
 
-/** Lets the event loop run (port readers read and acknowledge) between commits; no timer where setImmediate exists. */
-const yieldToEventLoop = (): Promise<void> =>
-  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 /** How a replay ingests: commit batches through the engine's pipeline. */
 export type ReplayCommit = (batches: ValidatedBatch[]) => Promise<IngestReport>;
