@@ -1,5 +1,6 @@
 import { Status } from './status';
-import { cell, cell32, groupStart, setGroups } from './groups';
+import { cell, cell32 } from './groups';
+import { beginRuns, endRuns, nextRuns } from './runs';
 
 /**
  * VWAP and volume partial sums per group (seed 2.8, 2.9): per block (keys = slots, width 1) or per
@@ -32,12 +33,8 @@ export function groupSums(
   return status != Status.OK ? status : groupSumsEnd(out, stride);
 }
 
-// The open group: its window, its running sums and counts, and the rows written before it.
-// Two sums share a v128 (lanes 0 and 1).
-let openEnd = i64.MIN_VALUE;
-let openStart: i64 = 0;
-let lastKey = i64.MIN_VALUE;
-let rows: u32 = 0;
+// The open group's running sums and counts (runs.ts walks the groups). Two sums share a v128
+// (lanes 0 and 1).
 let baseQuote = f64x2(0, 0); // base_volume, quote_volume
 let priceVolumes = f64x2(0, 0); // price_volume, price_volume_usd
 let sides = f64x2(0, 0); // buy_volume, sell_volume
@@ -46,14 +43,16 @@ let volumeUsd = f64x2(0, 0); // volume_usd in both lanes
 let count: u32 = 0;
 let buys: u32 = 0;
 let unknown: u32 = 0;
+// The columns of the chunk being walked, for addRun.
+let baseAt: usize = 0;
+let quoteAt: usize = 0;
+let usdAt: usize = 0;
+let isBuyAt: usize = 0;
 
 /** Starts a list of trades for `groupSumsNext`. */
 export function groupSumsBegin(): void {
-  setGroups(0, 0);
-  openEnd = i64.MIN_VALUE;
-  lastKey = i64.MIN_VALUE;
-  rows = 0;
-  count = 0;
+  beginRuns();
+  empty();
 }
 
 /** Adds the next `n` trades, writing the groups they complete. */
@@ -61,42 +60,21 @@ export function groupSumsNext(
   key: usize, base: usize, quote: usize, usd: usize, isBuy: usize, n: u32, width: i64,
   out: usize, stride: u32,
 ): Status {
-  if (width <= 0) return Status.BAD_WIDTH;
-  let i: u32 = 0;
-  while (i < n) {
-    let k = load<i64>(key + (<usize>i << 3));
-    if (k < lastKey) return Status.UNSORTED;
-    if (k >= openEnd) {
-      const status = closeGroup(out, stride);
-      if (status != Status.OK) return status;
-      openStart = groupStart(k, width);
-      openEnd = openStart + width;
-    }
-    // Keys are sorted, so the group's trades here are one run: find its end, then sum the run
-    // without a boundary check per trade.
-    lastKey = k;
-    let j = i + 1;
-    for (; j < n; j++) {
-      k = load<i64>(key + (<usize>j << 3));
-      if (k >= openEnd) break;
-      if (k < lastKey) return Status.UNSORTED;
-      lastKey = k;
-    }
-    addRun(base, quote, usd, isBuy, i, j);
-    i = j;
-  }
-  return Status.OK;
+  baseAt = base;
+  quoteAt = quote;
+  usdAt = usd;
+  isBuyAt = isBuy;
+  return nextRuns(key, n, width, out, stride, addRun, writeRow);
 }
 
 /** Writes the open group; `groupCount()` is then the number of groups of the list. */
 export function groupSumsEnd(out: usize, stride: u32): Status {
-  const status = closeGroup(out, stride);
-  if (status == Status.OK) setGroups(rows, 0);
-  return status;
+  return endRuns(out, stride, writeRow);
 }
 
 /** Adds trades [from, to) of one group to the open sums. */
-@inline function addRun(base: usize, quote: usize, usd: usize, isBuy: usize, from: u32, to: u32): void {
+function addRun(from: u32, to: u32, opens: bool): void {
+  const base = baseAt, quote = quoteAt, usd = usdAt, isBuy = isBuyAt;
   let bq = baseQuote, pvs = priceVolumes, s = sides, su = sidesUsd, vu = volumeUsd;
   // Two trades an iteration: trade i in lane 0 of the loaded vectors, i + 1 in lane 1 (zero when
   // i is the last). Each sum still adds one trade at a time in trade order, so the results are bit
@@ -154,12 +132,9 @@ export function groupSumsEnd(out: usize, stride: u32): Status {
   unknown += countUnknown(usd, from, to);
 }
 
-/** Writes the open group (if it has trades) as the next row and empties the sums. */
-function closeGroup(out: usize, stride: u32): Status {
-  if (count == 0) return Status.OK;
-  if (rows >= stride) return Status.CAPACITY;
-  const row = rows++;
-  store<i64>(cell(out, stride, 0, row), openStart);
+/** Writes the open group's row and empties the sums. */
+function writeRow(out: usize, stride: u32, row: u32, start: i64): void {
+  store<i64>(cell(out, stride, 0, row), start);
   store<f64>(cell(out, stride, 1, row), f64x2.extract_lane(baseQuote, 0));
   store<f64>(cell(out, stride, 2, row), f64x2.extract_lane(baseQuote, 1));
   store<f64>(cell(out, stride, 3, row), f64x2.extract_lane(priceVolumes, 0));
@@ -172,9 +147,12 @@ function closeGroup(out: usize, stride: u32): Status {
   store<u32>(cell32(out, stride, 10, row), count);
   store<u32>(cell32(out, stride, 11, row), buys);
   store<u32>(cell32(out, stride, 12, row), unknown);
+  empty();
+}
+
+function empty(): void {
   baseQuote = priceVolumes = sides = sidesUsd = volumeUsd = f64x2(0, 0);
   count = buys = unknown = 0;
-  return Status.OK;
 }
 
 /** Nonzero bytes of isBuy[from, to), 16 at a time. */
