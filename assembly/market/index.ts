@@ -21,7 +21,7 @@ export {
   windowEndPtr,
 } from './memory';
 export { countGroups, groupCount, largestGroup } from './groups';
-export { candles } from './candles';
+export { candles, candlesBegin, candlesNext, candlesEnd } from './candles';
 export { groupSums, groupSumsBegin, groupSumsNext, groupSumsEnd } from './sums';
 export { twap } from './twap';
 export { blockAggregates } from './block';

@@ -167,6 +167,9 @@ export interface MarketExports {
   groupCount(): number;
   largestGroup(): number;
   candles(key: number, base: number, quote: number, usd: number, n: number, width: bigint, out: number, stride: number): number;
+  candlesBegin(): void;
+  candlesNext(key: number, base: number, quote: number, usd: number, n: number, width: bigint, out: number, stride: number): number;
+  candlesEnd(out: number, stride: number): number;
   groupSums(
     key: number, base: number, quote: number, usd: number, isBuy: number, n: number, width: bigint,
     out: number, stride: number,
@@ -291,30 +294,64 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
     return n;
   }
 
-  /**
-   * groupSums one chunk of SUM_CHUNK trades at a time, each copied to the start of the trade area:
-   * the kernel reads the chunk while it is still in cache, and the copies stay in cache instead of
-   * going out to memory and back. Returns the kernel status (CAPACITY: more groups than reserved).
-   */
-  function sumChunks(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, width: bigint): number {
-    const n = keys.length;
-    reserve('groupSums', Math.min(n, SUM_CHUNK), 0, 0);
-    const columns = [
-      [exports.keyPtr(), keys], [exports.basePtr(), trades.baseVolume], [exports.quotePtr(), trades.quoteVolume],
-      [exports.usdPtr(), trades.quoteUsdPrice], [exports.isBuyPtr(), trades.isBuy],
-    ] as const;
-    exports.groupSumsBegin();
-    for (let at = 0; at < n; at += SUM_CHUNK) {
-      const end = Math.min(n, at + SUM_CHUNK);
-      for (const [ptr, values] of columns) put(ptr, values.subarray(at, end));
-      const status = exports.groupSumsNext(
-        exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr(), end - at,
-        width, exports.columnPtr(0), exports.groupCapacity(),
-      );
-      if (status !== 0) return status;
-    }
-    return exports.groupSumsEnd(exports.columnPtr(0), exports.groupCapacity());
+  /** The trade area's keyed columns, in the grouped kernels' argument order. */
+  function tradePtrs(): [key: number, base: number, quote: number, usd: number, isBuy: number] {
+    return [exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr()];
   }
+
+  /**
+   * A grouped kernel's results over trade columns (keys first, then base, quote, USD price and,
+   * for groupSums, sides: the trade area's column order). By chunks of CHUNK trades, each copied to
+   * the start of the trade area, while the key span fits the group rows reserved: the kernel reads
+   * a chunk while it is still in cache, and the copies stay in cache instead of going out to
+   * memory and back (counting the groups first would need every key in memory). Otherwise (first
+   * call, more groups, bad width or decreasing keys) all at once, groups counted, and room for the
+   * whole span when it is at most twice the groups (some empty windows or skipped slots), so that a
+   * next call of a like span goes by chunks.
+   */
+  function grouped<R>(kernel: GroupedKernel, spec: ColumnSpec<R>, columns: readonly TradeColumn[], width: bigint): R {
+    const keys = columns[0] as BigInt64Array;
+    const n = keys.length;
+    const span = spanGroups(keys, width);
+    const run = (step: GroupedKernel['next'], n: number) =>
+      step(...tradePtrs(), n, width, exports.columnPtr(0), exports.groupCapacity());
+    if (span <= exports.groupCapacity()) {
+      reserve(kernel.name, Math.min(n, CHUNK), 0, 0);
+      const to = tradePtrs();
+      kernel.begin();
+      let status = 0;
+      for (let at = 0; at < n && status === 0; at += CHUNK) {
+        const end = Math.min(n, at + CHUNK);
+        columns.forEach((values, k) => put(to[k]!, values.subarray(at, end)));
+        status = run(kernel.next, end - at);
+      }
+      if (status === 0) status = kernel.end(exports.columnPtr(0), exports.groupCapacity());
+      if (status === 0) return read(spec, exports.groupCount());
+    }
+    reserve(kernel.name, n, 0, 0);
+    const to = tradePtrs();
+    columns.forEach((values, k) => put(to[k]!, values));
+    reserveGroups(kernel.name, exports.keyPtr(), n, width, false);
+    if (span <= 2 * exports.groupCount()) reserve(kernel.name, n, span, 0);
+    checkMarketStatus(kernel.name, run(kernel.whole, n));
+    return read(spec, exports.groupCount());
+  }
+
+  /** The grouped kernels, all called as groupSums is (candles takes no sides: it ignores them). */
+  const CANDLES: GroupedKernel = {
+    name: 'candles',
+    whole: (key, base, quote, usd, _isBuy, n, width, out, stride) => exports.candles(key, base, quote, usd, n, width, out, stride),
+    begin: () => exports.candlesBegin(),
+    next: (key, base, quote, usd, _isBuy, n, width, out, stride) => exports.candlesNext(key, base, quote, usd, n, width, out, stride),
+    end: (out, stride) => exports.candlesEnd(out, stride),
+  };
+  const GROUP_SUMS: GroupedKernel = {
+    name: 'groupSums',
+    whole: (...args) => exports.groupSums(...args),
+    begin: () => exports.groupSumsBegin(),
+    next: (...args) => exports.groupSumsNext(...args),
+    end: (out, stride) => exports.groupSumsEnd(out, stride),
+  };
 
   /** Counts the groups of the keys already in memory and makes room for them (keeps the trades). */
   function reserveGroups(kernel: string, key: number, n: number, width: bigint, sorted: boolean): void {
@@ -339,37 +376,13 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
     exports,
     candles(trades, width) {
       const { time, baseVolume, quoteVolume, quoteUsdPrice } = trades;
-      const n = sameLength('candles', { time, baseVolume, quoteVolume, quoteUsdPrice });
-      reserve('candles', n, 0, 0);
-      put(exports.timePtr(), time);
-      writeVolumes(trades);
-      reserveGroups('candles', exports.timePtr(), n, width, false);
-      checkMarketStatus('candles', exports.candles(
-        exports.timePtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), n, width,
-        exports.columnPtr(0), exports.groupCapacity(),
-      ));
-      return read(CANDLE_COLUMNS, exports.groupCount());
+      sameLength('candles', { time, baseVolume, quoteVolume, quoteUsdPrice });
+      return grouped(CANDLES, CANDLE_COLUMNS, [time, baseVolume, quoteVolume, quoteUsdPrice], width);
     },
     groupSums(trades, keys, width) {
       const { baseVolume, quoteVolume, quoteUsdPrice, isBuy } = trades;
       sameLength('groupSums', { keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy });
-      // In chunks while the key span fits the group rows reserved (counting the groups first would
-      // need every key in memory).
-      const span = spanGroups(keys, width);
-      if (span <= exports.groupCapacity() && sumChunks(trades, keys, width) === 0) {
-        return read(SUM_COLUMNS, exports.groupCount());
-      }
-      // Otherwise (first call, more groups, bad width or decreasing keys) all at once, groups counted,
-      // and room for the whole span when it is at most twice the groups (some empty windows or
-      // skipped slots), so that a next call of a like span goes by chunks.
-      const n = writeKeyed('groupSums', trades, keys);
-      reserveGroups('groupSums', exports.keyPtr(), n, width, false);
-      if (span <= 2 * exports.groupCount()) reserve('groupSums', n, span, 0);
-      checkMarketStatus('groupSums', exports.groupSums(
-        exports.keyPtr(), exports.basePtr(), exports.quotePtr(), exports.usdPtr(), exports.isBuyPtr(), n,
-        width, exports.columnPtr(0), exports.groupCapacity(),
-      ));
-      return read(SUM_COLUMNS, exports.groupCount());
+      return grouped(GROUP_SUMS, SUM_COLUMNS, [keys, baseVolume, quoteVolume, quoteUsdPrice, isBuy], width);
     },
     twap(trades, windows, carry) {
       const { time, baseVolume, quoteVolume, quoteUsdPrice } = trades;
@@ -400,8 +413,19 @@ export function createMarketKernels(initialTrades = 0): MarketKernels {
   };
 }
 
-/** Trades per chunk of `groupSums`: 33 bytes each, about 2 MiB of inputs, within the caches. */
-const SUM_CHUNK = 65536;
+/** Trades per chunk of the grouped kernels: 32-33 bytes each, about 2 MiB of inputs, within the caches. */
+const CHUNK = 65536;
+
+type TradeColumn = BigInt64Array | Float64Array | Uint8Array;
+
+/** A kernel over grouped trades (assembly/market/runs.ts), whole or by chunks; each returns a status. */
+interface GroupedKernel {
+  readonly name: string;
+  whole: MarketExports['groupSums'];
+  begin(): void;
+  next: MarketExports['groupSumsNext'];
+  end(out: number, stride: number): number;
+}
 
 /**
  * Groups of `width` from the first key's to the last key's: at least as many as sorted keys make.

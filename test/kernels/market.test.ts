@@ -521,6 +521,52 @@ describe('market kernel edges', () => {
     expect(() => fresh.groupSums(unsorted, unsorted.time, MINUTE)).toThrow(/decrease/);
   });
 
+  it('candles in chunks: the same candles bit for bit, the open candle carried across chunks', () => {
+    // As groupSums: the first call counts the candles (all at once), the next goes by chunks of
+    // 65536 trades once the span fits the rows reserved; 1m candles straddle chunks.
+    const fresh = createMarketKernels();
+    const trades = prefix(market, 300_000);
+    const reference = candlesReference(trades, MINUTE);
+    expectIdentical(fresh.candles(trades, MINUTE), reference, 'all at once');
+    expect(fresh.exports.reserve(0, 100_000, 0)).toBe(0);
+    expectIdentical(fresh.candles(trades, MINUTE), reference, 'in chunks');
+    const x = fresh.exports;
+    expect(new BigInt64Array(x.memory.buffer, x.keyPtr(), 1)[0]).toBe(trades.time[4 * 65536]);
+    // Through the exports, chunks of 1 to 7 trades (odd ones end a candle's run mid-pair).
+    const small = prefix(market, 5_000);
+    x.candlesBegin();
+    for (let at = 0, size = 1; at < small.time.length; at += size, size = (size % 7) + 1) {
+      const end = Math.min(small.time.length, at + size);
+      const column = (ptr: number, values: BigInt64Array | Float64Array) =>
+        new Uint8Array(x.memory.buffer, ptr, values.byteLength).set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      column(x.keyPtr(), small.time.subarray(at, end));
+      column(x.basePtr(), small.baseVolume.subarray(at, end));
+      column(x.quotePtr(), small.quoteVolume.subarray(at, end));
+      column(x.usdPtr(), small.quoteUsdPrice.subarray(at, end));
+      expect(x.candlesNext(x.keyPtr(), x.basePtr(), x.quotePtr(), x.usdPtr(), end - at, NS, x.columnPtr(0), x.groupCapacity())).toBe(0);
+    }
+    expect(x.candlesEnd(x.columnPtr(0), x.groupCapacity())).toBe(0);
+    const expected = candlesReference(small, NS);
+    const rows = x.groupCount();
+    expect(rows).toBe(expected.count.length);
+    const f64 = (k: number) => new Float64Array(x.memory.buffer, x.columnPtr(k), rows);
+    expectIdentical({
+      start: new BigInt64Array(x.memory.buffer, x.columnPtr(0), rows), open: f64(1), high: f64(2), low: f64(3), close: f64(4),
+      baseVolume: f64(5), highUsd: f64(8), lowUsd: f64(9), closeUsd: f64(10), volumeUsd: f64(11),
+      count: new Uint32Array(x.memory.buffer, x.columnPtr(12), rows),
+    }, {
+      start: expected.start, open: expected.open, high: expected.high, low: expected.low, close: expected.close,
+      baseVolume: expected.baseVolume, highUsd: expected.highUsd, lowUsd: expected.lowUsd, closeUsd: expected.closeUsd,
+      volumeUsd: expected.volumeUsd, count: expected.count,
+    }, 'chunks of 1-7 trades');
+    // Times that decrease within a chunk and between chunks: reported.
+    for (const [i, j] of [[100_000, 100_001], [2 * 65536 - 1, 2 * 65536]] as const) {
+      const unsorted = { ...trades, time: trades.time.slice() };
+      unsorted.time[i] = unsorted.time[j]! + NS;
+      expect(() => fresh.candles(unsorted, MINUTE)).toThrow(/decrease/);
+    }
+  });
+
   it('survives memory growth between calls (views re-created after reserve)', () => {
     const fresh = createMarketKernels();
     for (const n of [10, 300_000, 50, 600_000, 7]) {
