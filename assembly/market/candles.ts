@@ -61,16 +61,28 @@ export function candlesNext(
   baseAt = base;
   quoteAt = quote;
   usdAt = usd;
-  return nextRuns(key, n, width, out, stride, addRun, writeRow);
+  return nextRuns(STEPS, key, n, width, out, stride);
 }
 
 /** Writes the open candle; `groupCount()` is then the number of candles of the list. */
 export function candlesEnd(out: usize, stride: u32): Status {
-  return endRuns(out, stride, writeRow);
+  return endRuns(STEPS, out, stride);
 }
 
+/** This kernel's steps of the group walk (runs.ts). */
+class CandleSteps {
+  @inline add(from: u32, to: u32, opens: bool): void {
+    addRun(from, to, opens);
+  }
+
+  @inline write(out: usize, stride: u32, row: u32, start: i64): void {
+    writeRow(out, stride, row, start);
+  }
+}
+const STEPS = new CandleSteps();
+
 /** Adds trades [from, to) of the open candle. */
-function addRun(from: u32, to: u32, opens: bool): void {
+@inline function addRun(from: u32, to: u32, opens: bool): void {
   const base = baseAt, quote = quoteAt, usd = usdAt;
   if (opens) {
     openPrice = price(base, quote, from);

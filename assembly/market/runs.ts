@@ -8,14 +8,13 @@ import { groupStart, setGroups } from './groups';
  * loop then has no boundary check per trade. The group open at the end of a chunk stays open into
  * the next, so chunks give the results of one call over all trades, bit for bit.
  *
- * A kernel keeps its running values in globals: `add(from, to, opens)` folds trades [from, to) of
- * the open group in (`opens`: they are its first), `write(out, stride, row, start)` writes the
- * group's row and empties them. One list of trades at a time: `beginRuns`, `nextRuns` per chunk,
- * `endRuns`.
+ * A kernel keeps its running values in globals and passes its steps as an instance of a class: `add(from,
+ * to, opens)` folds trades [from, to) of the open group in (`opens`: they are its first),
+ * `write(out, stride, row, start)` writes the group's row and empties them. (A generic parameter
+ * rather than function references: each kernel gets its own walk with direct, inlinable calls,
+ * which matters when groups are a few trades, as per block.) One list of trades at a time:
+ * `beginRuns`, `nextRuns` per chunk, `endRuns`.
  */
-
-export type AddRun = (from: u32, to: u32, opens: bool) => void;
-export type WriteRow = (out: usize, stride: u32, row: u32, start: i64) => void;
 
 let hasOpen = false;
 let openStart: i64 = 0;
@@ -32,9 +31,7 @@ export function beginRuns(): void {
 }
 
 /** Walks the next `n` keys at `key`, writing the groups they complete. */
-export function nextRuns(
-  key: usize, n: u32, width: i64, out: usize, stride: u32, add: AddRun, write: WriteRow,
-): Status {
+export function nextRuns<Steps>(steps: Steps, key: usize, n: u32, width: i64, out: usize, stride: u32): Status {
   if (width <= 0) return Status.BAD_WIDTH;
   if (n == 0) return Status.OK;
   if (!ascending(key, n)) return Status.UNSORTED;
@@ -43,14 +40,14 @@ export function nextRuns(
     const k = load<i64>(key + (<usize>i << 3));
     const opens = !hasOpen || k >= openEnd;
     if (opens) {
-      const status = closeGroup(out, stride, write);
+      const status = closeGroup<Steps>(steps, out, stride);
       if (status != Status.OK) return status;
       openStart = groupStart(k, width);
       openEnd = openStart + width;
       hasOpen = true;
     }
     const j = runEnd(key, i, n, openEnd);
-    add(i, j, opens);
+    steps.add(i, j, opens);
     i = j;
   }
   lastKey = load<i64>(key + (<usize>(n - 1) << 3));
@@ -78,11 +75,16 @@ function ascending(key: usize, n: u32): bool {
 }
 
 /**
- * The first index in (i, n) whose key is >= `end`, else n, for ascending keys: doubling steps from
- * i, then a binary search in the last step, so a run of r trades costs about 2 log2(r) compares.
+ * The first index in (i, n) whose key is >= `end`, else n, for ascending keys (key[i] < end): the
+ * next few keys one by one (a block's run is a few trades), then doubling steps and a binary search
+ * in the last step, so a long run of r trades costs about 2 log2(r) compares.
  */
-function runEnd(key: usize, i: u32, n: u32, end: i64): u32 {
-  let below = i; // key[below] < end
+@inline function runEnd(key: usize, i: u32, n: u32, end: i64): u32 {
+  const near = min(n, i + 8);
+  let j = i + 1;
+  while (j < near && load<i64>(key + (<usize>j << 3)) < end) j++;
+  if (j < near || j == n) return j;
+  let below = j - 1; // key[below] < end
   let step: u32 = 1;
   while (step < n - below && load<i64>(key + (<usize>(below + step) << 3)) < end) {
     below += step;
@@ -98,16 +100,16 @@ function runEnd(key: usize, i: u32, n: u32, end: i64): u32 {
 }
 
 /** Writes the open group; `groupCount()` is then the number of groups of the list. */
-export function endRuns(out: usize, stride: u32, write: WriteRow): Status {
-  const status = closeGroup(out, stride, write);
+export function endRuns<Steps>(steps: Steps, out: usize, stride: u32): Status {
+  const status = closeGroup<Steps>(steps, out, stride);
   if (status == Status.OK) setGroups(rows, 0);
   return status;
 }
 
-function closeGroup(out: usize, stride: u32, write: WriteRow): Status {
+@inline function closeGroup<Steps>(steps: Steps, out: usize, stride: u32): Status {
   if (!hasOpen) return Status.OK;
   if (rows >= stride) return Status.CAPACITY;
-  write(out, stride, rows++, openStart);
+  steps.write(out, stride, rows++, openStart);
   hasOpen = false;
   return Status.OK;
 }

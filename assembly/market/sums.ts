@@ -64,16 +64,28 @@ export function groupSumsNext(
   quoteAt = quote;
   usdAt = usd;
   isBuyAt = isBuy;
-  return nextRuns(key, n, width, out, stride, addRun, writeRow);
+  return nextRuns(STEPS, key, n, width, out, stride);
 }
 
 /** Writes the open group; `groupCount()` is then the number of groups of the list. */
 export function groupSumsEnd(out: usize, stride: u32): Status {
-  return endRuns(out, stride, writeRow);
+  return endRuns(STEPS, out, stride);
 }
 
+/** This kernel's steps of the group walk (runs.ts). */
+class SumSteps {
+  @inline add(from: u32, to: u32, opens: bool): void {
+    addRun(from, to, opens);
+  }
+
+  @inline write(out: usize, stride: u32, row: u32, start: i64): void {
+    writeRow(out, stride, row, start);
+  }
+}
+const STEPS = new SumSteps();
+
 /** Adds trades [from, to) of one group to the open sums. */
-function addRun(from: u32, to: u32, opens: bool): void {
+@inline function addRun(from: u32, to: u32, opens: bool): void {
   const base = baseAt, quote = quoteAt, usd = usdAt, isBuy = isBuyAt;
   let bq = baseQuote, pvs = priceVolumes, s = sides, su = sidesUsd, vu = volumeUsd;
   // Two trades an iteration: trade i in lane 0 of the loaded vectors, i + 1 in lane 1 (zero when
