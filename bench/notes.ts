@@ -59,14 +59,15 @@ const ENTRIES: readonly Entry[] = [
     figures: ['market.candles-'],
     against: ['plain-ts'],
     explain: (f) => ({
-      why: `The plain loop takes ${ms(median(f, 'plain-ts'))}; ${copyShare(f)}. chainlens copies the 32 bytes a trade it reads ` +
-        '(time, base, quote, USD price) out of the JavaScript arrays at memory speed, by chunks that the kernel then reads from ' +
-        'cache, and the kernel\'s three running sums (base, quote and USD volume) add one trade at a time in trade order so that ' +
-        'results are bit for bit the reference\'s: one f64 addition latency a trade bounds it, whatever the SIMD width (the ' +
-        'division and the min/max already take two trades per f64x2 instruction).',
+      why: `The plain loop takes ${ms(median(f, 'plain-ts'))}; ${copyShare(f)}. The kernel reads 32 bytes a trade (time, base, ` +
+        'quote, USD price), the copies in bring them from the JavaScript arrays at memory speed (by chunks that the kernel ' +
+        'then reads from cache), and its three running sums (base, quote and USD volume) add one trade at a time in trade ' +
+        'order so that results are bit for bit the reference\'s: one f64 addition latency a trade bounds the kernel, whatever ' +
+        'the SIMD width (the division and the min/max already take two trades per f64x2 instruction).',
       close: 'Keep trade columns resident in the market kernels\' memory (decoded there at ingest) so a call passes offsets, not ' +
-        'copies. Summing each window in two interleaved halves, added at the window end, would halve the latency bound but ' +
-        'change the summation order (results within a tolerance of the reference, not bit for bit).',
+        'copies: chainlens then takes the kernel-alone time. Summing each window in two interleaved halves, added at the ' +
+        'window end, would halve the latency bound but change the summation order (results within a tolerance of the ' +
+        'reference, not bit for bit).',
     }),
   },
   {

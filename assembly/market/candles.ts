@@ -25,9 +25,9 @@ export function candles(
   return status != Status.OK ? status : candlesEnd(out, stride);
 }
 
-// The open candle (runs.ts walks the groups). high/low and their USD versions keep two lanes: the
-// max/min over trades i and i + 2, i + 4, ... in lane 0 and over the others in lane 1, reduced to
-// one value when the candle is written; max/min do not depend on the order they are taken in.
+// The open candle (runs.ts walks the groups). high/low and their USD versions keep two lanes (every
+// other trade of a run in lane 0, the others in lane 1), reduced to one value when the candle is
+// written: a max or min of finite prices does not depend on the order it is taken in.
 let openPrice = 0.0;
 let openUsd = 0.0;
 let closePrice = 0.0;

@@ -8,8 +8,8 @@ import { groupStart, setGroups } from './groups';
  * loop then has no boundary check per trade. The group open at the end of a chunk stays open into
  * the next, so chunks give the results of one call over all trades, bit for bit.
  *
- * A kernel keeps its running values in globals and passes its steps as an instance of a class: `add(from,
- * to, opens)` folds trades [from, to) of the open group in (`opens`: they are its first),
+ * A kernel keeps its running values in globals and passes its steps as a class instance:
+ * `add(from, to, opens)` folds trades [from, to) of the open group in (`opens`: they are its first),
  * `write(out, stride, row, start)` writes the group's row and empties them. (A generic parameter
  * rather than function references: each kernel gets its own walk with direct, inlinable calls,
  * which matters when groups are a few trades, as per block.) One list of trades at a time:
