@@ -74,13 +74,14 @@ const ENTRIES: readonly Entry[] = [
     figures: ['market.vwap-'],
     against: ['plain-ts'],
     explain: (f) => ({
-      why: `${copyShare(f)[0]!.toUpperCase()}${copyShare(f).slice(1)}; the plain loop takes ${ms(median(f, 'plain-ts'))}: the groupSums loop compiled to ` +
-        'WebAssembly is no faster than V8\'s JIT of the same loop. Its nine running sums are updated for every trade (branch-free ' +
-        'selects, so the USD and side sums cost even where the plain loop skips them), one division per trade, and every sum in ' +
-        'trade order (so results agree bit for bit with the reference).',
-      close: 'A rework of assembly/market/sums.ts: f64x2 SIMD over pairs of trades with the lanes combined at each window end ' +
-        '(which changes the summation order: the tests would compare with a tolerance instead of bit for bit), fewer live ' +
-        'accumulators per pass (USD sums in a second pass only when asked for), and resident columns as for the candles.',
+      why: `${copyShare(f)[0]!.toUpperCase()}${copyShare(f).slice(1)}; the plain loop takes ${ms(median(f, 'plain-ts'))}. groupSums ` +
+        'finds each window\'s run first and adds two trades per step with its nine sums paired in f64x2 lanes, but every lane ' +
+        'still adds one trade at a time in trade order (results bit for bit the reference\'s), so one f64 addition latency a ' +
+        'trade bounds it; the copy of 40 bytes a trade in at memory speed takes the rest. The margin is thin, and a loaded ' +
+        'machine (see the load average) lands it on either side.',
+      close: 'Resident trade columns (decoded into the market kernels\' memory at ingest), so a call passes offsets: chainlens then ' +
+        'takes the kernel-alone time. Interleaved partial sums per window would halve the latency bound at the cost of bit-for-bit ' +
+        'equality with the reference (a tolerance instead).',
     }),
   },
   {
@@ -105,17 +106,6 @@ const ENTRIES: readonly Entry[] = [
     }),
   },
   {
-    figures: ['latency.market::token', 'latency.priorityfee::top_txs', 'latency.market::trades', 'latency.market::ingestion'],
-    explain: () => ({
-      why: 'This method answers with DuckDB-WASM queries, not from memory: every DuckDB-WASM statement costs about a millisecond ' +
-        'or more (DESIGN.md 2), and this answer takes one or several (top_txs scans the 5m window\'s transactions); while ' +
-        'ingesting, the query also waits behind the block being ingested (below).',
-      close: 'Serve the newest answer from memory as the priority-fee and market window methods already do: the token list ' +
-        '(a few rows), the newest trades and ingestion timings (ring buffers filled at commit), and a top-k heap per 5m window; ' +
-        'DuckDB stays for as-of and ranges. Then the ingestion fix below.',
-    }),
-  },
-  {
     figures: ['latency.'],
     against: ['local', 'port'],
     explain: (f) => {
@@ -134,13 +124,14 @@ const ENTRIES: readonly Entry[] = [
     against: ['local-ingesting', 'port-ingesting'],
     explain: (f) => ({
       why: `Ingestion ran at ${Number(f.values?.ingest_blocks_per_s_while_querying ?? NaN).toFixed(1)} blocks/s beside the queries (the chain ` +
-        'makes 2.5 a second), one block per ingest call; each block holds the thread in stretches that do not return to the event loop' +
-        ' (DuckDB-WASM\'s blocking inserts, the methods\' per-block state), and a request that arrives meanwhile (a ' +
-        'message, or a local call issued from a new task) waits for the stretch to end: tens to hundreds of milliseconds at p99. Idle, the same calls answer in ' +
-        'microseconds (the latency table).',
-      close: 'Take ingestion off the serving thread: ingest in the engine worker (or a second worker) and publish each committed ' +
-        'block\'s live state to the serving thread, or at least yield to the event loop between the pipeline\'s stages ' +
-        '(setImmediate after each block\'s store insert and each method engine), so a waiting message is served within one stage.',
+        'makes 2.5 a second), one block per ingest call, on the thread that answers. The pipeline yields to the event loop between ' +
+        'its stages and the store between its statements, so a request waits for one stretch at most; but a stretch is one ' +
+        'DuckDB-WASM statement (the Node build runs blocking, on this thread: 5-40 ms to insert a block of 1,500 transactions) or ' +
+        'one engine\'s per-block step (the recommendation windows take about 5 ms). Idle, the same calls answer in microseconds ' +
+        '(the latency table).',
+      close: 'Take the writes off the serving thread: DuckDB-WASM in a worker in Node as in browsers (its async bundle), or the ' +
+        'whole ingest in the engine worker (workers/engine.worker.ts) publishing each committed block\'s live state to the ' +
+        'serving thread. Live answers no longer read the store, so only ingestion would wait on it.',
     }),
   },
 ];
