@@ -45,14 +45,15 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: `chainlens spends ${ms(median(f, 'chainlens'))} (${((1e6 * median(f, 'chainlens')) / f.work.count).toFixed(1)} ns a sample) on one core; ` +
         `${t.against === 'duckdb-native' ? `native DuckDB runs the GROUP BY on ${f.subjects.find((s) => s.id === 'duckdb-native')?.note ?? 'all cores'} and` : 'DuckDB-WASM'} ` +
-        `takes ${ms(median(f, t.against!))}. At 10^6 samples the ratios are met: chainlens' time grows linearly with the samples ` +
-        '(the windows are the same size), DuckDB\'s less than linearly (its fixed per-query cost weighs less at 10^7, and native ' +
-        'DuckDB\'s threads have more groups to share). Each window is also copied into WebAssembly memory before the radix select ' +
-        '(DESIGN.md 2 measured 7 ms without the copy, 12 ms with it, for 10^6 values), ' +
-        'and the machine was shared (see the load average).',
+        `takes ${ms(median(f, t.against!))}: a ratio against native DuckDB moves with the cores it gets (runs of this benchmark on ` +
+        'this machine while other processes loaded it 3-6 measured 47-50x; on the quieter machine of this run native DuckDB had ' +
+        'both cores). chainlens\' time grows linearly with the samples (the windows are the same size). Each window is also ' +
+        'copied into WebAssembly memory before the radix select (DESIGN.md 2 measured 7 ms without the copy, 12 ms with it, for ' +
+        '10^6 values).',
       close: 'Select in place: decode the fee samples into the kernel\'s memory at ingest (Arrow IPC read straight into WASM memory, ' +
         'DESIGN.md 2) so the copy goes; and spread the windows over a second kernel worker (the engine already runs the kernels in ' +
-        'one), matching native DuckDB\'s two threads. Either alone is about the missing margin at 10^7.',
+        'one), matching native DuckDB\'s two threads. The copy is about 40% of the time by DESIGN.md 2\'s measurement, and a ' +
+        'second worker would halve the wall time on two cores.',
     }),
   },
   {
@@ -101,8 +102,9 @@ const ENTRIES: readonly Entry[] = [
     explain: (f) => ({
       why: `The plain loop takes ${ms(median(f, 'plain-ts'))}; ${copyShare(f)}. The kernel itself is ${x(median(f, 'plain-ts'), median(f, 'chainlens-resident'))} ` +
         'faster than the plain loop; copying 32 bytes a trade in each call is what brings it under 2x at this size.',
-      close: 'Resident trade columns (decoded into the market kernels\' memory at ingest), so a call passes offsets: the kernel-alone ' +
-        'time above then is the figure.',
+      close: 'First the chunked copies the candles and VWAP wrappers now use (65,536 trades at a time into the start of the trade ' +
+        'area, read back from cache, the state carried across chunks), which took those two figures past 2x; then resident trade ' +
+        'columns (decoded into the market kernels\' memory at ingest), so a call passes offsets: the kernel-alone time above.',
     }),
   },
   {
