@@ -205,7 +205,6 @@ export async function ingestFigures(options: BenchOptions): Promise<Figure[]> {
       notes: [
         'The replay reads the dump as load does and commits it block by block through the same ingest path, pushing every streamed method\'s new data points after each block (a subscriber that only counts them).',
         `With retain ${REPLAY_RETAIN} (the replay default) the store deletes the transactions older than the newest block minus ${REPLAY_RETAIN} as it goes (docs/semantics.md, Retention), so they stop growing once that span is full, where the load above keeps every transaction for as-of queries. What still grows within the hour is the streamed 1h fee window's exact incremental state (about 150 bytes a fee-paying sample: the largest window streamed here, emptied when the hour turns) and DuckDB-WASM's heap, which reuses freed blocks but never returns memory to the system: the resident memory per quarter of the simulated hour.`,
-
       ],
     }];
   } finally {
