@@ -7,6 +7,7 @@
  */
 import type { Table } from 'apache-arrow';
 import { decimalAmount, tradePrice } from '../schema/amounts.js';
+import { pairKey } from './pairs.js';
 
 /** One pair's trades: rows [from, to) of the chunk columns. */
 export interface PairRange {
@@ -62,7 +63,7 @@ export function chunkTrades(table: Table): ChunkTrades {
   for (let i = 0; i < n; i++) {
     const base = bases.get(i) as string;
     const quote = quotes.get(i) as string;
-    const key = `${base}/${quote}`;
+    const key = pairKey(base, quote);
     let id = pairIds.get(key);
     if (id === undefined) {
       id = pairNames.length;

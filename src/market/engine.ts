@@ -36,7 +36,7 @@ import { candleRecord } from './candle-records.js';
 import { chunkTrades } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
 import { MarketPair, type CandleRange } from './market-pair.js';
-import { comparePairs, matchesPair, mergeOrdered, type PairFilter } from './pairs.js';
+import { comparePairs, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
 import { RecentTrades } from './recent-trades.js';
 import { TokenBook } from './token-book.js';
 import type { TrailingPoint } from './trailing-point.js';
@@ -177,14 +177,14 @@ export class MarketEngine implements ChunkObserver {
 
   #matching(filter: PairFilter): MarketPair[] {
     if (filter.base !== undefined && filter.quote !== undefined) {
-      const pair = this.#pairs.get(`${filter.base}/${filter.quote}`);
+      const pair = this.#pairs.get(pairKey(filter.base, filter.quote));
       return pair ? [pair] : [];
     }
     return [...this.#pairs.values()].filter((p) => matchesPair(filter, p.base, p.quote));
   }
 
   #pair(base: string, quote: string): MarketPair {
-    const key = `${base}/${quote}`;
+    const key = pairKey(base, quote);
     let pair = this.#pairs.get(key);
     if (!pair) this.#pairs.set(key, (pair = new MarketPair(base, quote)));
     return pair;

@@ -10,6 +10,9 @@ export interface PairFilter {
   readonly quote?: string;
 }
 
+/** A pair's key in maps of pairs. */
+export const pairKey = (base: string, quote: string): string => `${base}/${quote}`;
+
 /** Whether the pair passes the filter. */
 export const matchesPair = (filter: PairFilter, base: string, quote: string): boolean =>
   (filter.base === undefined || filter.base === base) && (filter.quote === undefined || filter.quote === quote);

@@ -19,7 +19,7 @@ import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.j
 import type { TradeRow } from '../schema/tables.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { tradeRecord } from './trade-records.js';
-import type { PairFilter } from './pairs.js';
+import { mergeOrdered, pairKey, type PairFilter } from './pairs.js';
 
 const METHOD = 'chain::market::trades';
 /** The largest limit of chain::market::trades. */
@@ -39,6 +39,13 @@ class HeldList {
 
   get length(): number {
     return this.#items.length - this.#head;
+  }
+
+  /** The newest `limit`, newest first. */
+  newestFirst(limit: number): Held[] {
+    const out: Held[] = [];
+    for (let i = 0; i < Math.min(limit, this.length); i++) out.push(this.newest(i));
+    return out;
   }
 
   /** The i-th newest (0 = newest). */
@@ -99,11 +106,11 @@ export class RecentTrades implements ChunkObserver {
    * memory cannot tell them exactly (see the module comment).
    */
   latest(filter: PairFilter, limit: number): TradeRow[] | undefined {
-    if (filter.base === undefined && filter.quote === undefined) return taken(this.#all, limit);
+    if (filter.base === undefined && filter.quote === undefined) return this.#all.newestFirst(limit).map((h) => h.row);
     const pairs = filter.base !== undefined && filter.quote !== undefined
       ? [this.#pairs.get(pairKey(filter.base, filter.quote))].filter((p) => p !== undefined)
       : filter.base !== undefined ? this.#byBase.get(filter.base) ?? [] : this.#byQuote.get(filter.quote!) ?? [];
-    const found = newestOf(pairs.map((p) => p.held), limit);
+    const found = mergeOrdered(pairs.map((p) => p.held.newestFirst(limit)), (a, b) => b.seq - a.seq, limit);
     // a pair's trades let go are older than those it holds; they matter when newer than the answer's oldest
     const oldest = found.length === limit ? found[found.length - 1]!.seq : -1;
     if (pairs.some((p) => p.dropped > oldest)) return undefined;
@@ -162,34 +169,10 @@ export class RecentTrades implements ChunkObserver {
   }
 }
 
-const pairKey = (base: string, quote: string) => `${base}/${quote}`;
-
 function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {
   let list = map.get(key);
   if (!list) map.set(key, (list = []));
   return list;
-}
-
-/** The newest `limit` of one list, newest first. */
-function taken(list: HeldList, limit: number): TradeRow[] {
-  const out: TradeRow[] = [];
-  for (let i = 0; i < Math.min(limit, list.length); i++) out.push(list.newest(i).row);
-  return out;
-}
-
-/** The newest `limit` of several lists, newest first (a k-way merge by sequence number). */
-function newestOf(lists: readonly HeldList[], limit: number): Held[] {
-  const next = lists.map(() => 0);
-  const out: Held[] = [];
-  while (out.length < limit) {
-    let best = -1;
-    for (let k = 0; k < lists.length; k++) {
-      if (next[k]! < lists[k]!.length && (best < 0 || lists[k]!.newest(next[k]!).seq > lists[best]!.newest(next[best]!).seq)) best = k;
-    }
-    if (best < 0) break;
-    out.push(lists[best]!.newest(next[best]!++));
-  }
-  return out;
 }
 
 /** A chunk's trades in answer order reversed: slot, tx_index, fill_index ascending. */

@@ -8,6 +8,7 @@ import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.j
 import { recordId } from '../schema/ids.js';
 import type { TokenRecord } from '../schema/records.js';
 import type { TokenRow } from '../schema/tables.js';
+import { mergeOrdered } from './pairs.js';
 
 /** The record of a token row (the query's, whether read from memory or the store). */
 export function tokenRecord(t: TokenRow): TokenRecord {
@@ -42,9 +43,10 @@ export class TokenBook implements ChunkObserver {
     const written = new Map<string, TokenRow>();
     for (const row of tableToRows('tokens', chunk.tokens)) written.set(row.mint, row);
     // the new order is built aside and swapped in at apply with the map: readers never see half of it
-    const sorted = mergeSorted(
-      this.#sorted.map((t) => written.get(t.mint) ?? t),
-      [...written.values()].filter((t) => !this.#byMint.has(t.mint)).sort(byMint),
+    const sorted = mergeOrdered(
+      [this.#sorted.map((t) => written.get(t.mint) ?? t), [...written.values()].filter((t) => !this.#byMint.has(t.mint)).sort(byMint)],
+      byMint,
+      Infinity,
     );
     return {
       records: [],
@@ -54,13 +56,4 @@ export class TokenBook implements ChunkObserver {
       },
     };
   }
-}
-
-/** Merges two lists sorted by mint. */
-function mergeSorted(a: readonly TokenRow[], b: readonly TokenRow[]): TokenRow[] {
-  const out: TokenRow[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && byMint(a[i]!, b[j]!) < 0) ? a[i++]! : b[j++]!);
-  return out;
 }
