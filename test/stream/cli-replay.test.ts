@@ -49,7 +49,12 @@ describe('chainlens replay', () => {
   });
 
   it('--retain takes seconds or all (pruning itself: test/store/retention.test.ts)', () => {
-    const lines = (retain: string) => run(['replay', '--data', dump, '--speed', 'Infinity', '--retain', retain, 'chain::priorityfee::fee', '{"window":"1m"}']).stdout;
+    const lines = (retain: string) => {
+      const result = run(['replay', '--data', dump, '--speed', 'Infinity', '--retain', retain, 'chain::priorityfee::fee', '{"window":"1m"}']);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout.trim().split('\n').length).toBeGreaterThan(1);
+      return result.stdout;
+    };
     expect(lines('all')).toBe(lines('300'));
   });
 });
