@@ -303,7 +303,7 @@ describe('blockFeeStats kernel vs the reference', () => {
   });
 });
 
-describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; shared/data/real/PROVENANCE.md)', () => {
+describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fixtures/real/PROVENANCE.md)', () => {
   const path = `${REAL_DATA}blocks/block-254170887.json-encoding.json`;
   const decoded = decodeGetBlockFile(readFileSync(path, 'utf8'), path);
   const rows: TransactionRow[] = decoded.transactions;

@@ -1,6 +1,6 @@
 /**
  * Raw getBlock files through engine.load, like any other dump (real mainnet blocks, see
- * ../shared/data/real/PROVENANCE.md: block 254170887 from helius-labs/photon and the 2025 block from
+ * test/fixtures/real/PROVENANCE.md: block 254170887 from helius-labs/photon and the 2025 block from
  * sava-software/sava, both Apache-2.0). The json and base64 files of one block must give identical
  * answers to every chain::priorityfee method and to chain::market::trades.
  */

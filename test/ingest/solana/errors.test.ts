@@ -1,5 +1,5 @@
 // Damaged copies of block 254170887 (helius-labs/photon, tests/data/blocks/index_block_metadata/254170887,
-// Apache-2.0; see shared/data/real/PROVENANCE.md) and small synthetic blocks.
+// Apache-2.0; see test/fixtures/real/PROVENANCE.md) and small synthetic blocks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../../src/schema/base58.js';

@@ -11,6 +11,10 @@ const GET_TRANSACTION = `${REAL_DATA}transactions/getTransaction_slot361781236_b
 describe('jsonParsed blocks', () => {
   const files = readdirSync(SAMPLES).filter((f) => f.endsWith('.json'));
 
+  it('finds the samples (an empty folder would register no test below)', () => {
+    expect(files.length).toBeGreaterThanOrEqual(3);
+  });
+
   it.each(files)('%s decodes without rejections', (file) => {
     const text = readFileSync(SAMPLES + file, 'utf8');
     const raw = JSON.parse(text);

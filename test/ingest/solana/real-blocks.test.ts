@@ -1,4 +1,4 @@
-// Real mainnet blocks from shared/data/real/blocks (see PROVENANCE.md there):
+// Real mainnet blocks from test/fixtures/real/blocks (see test/fixtures/real/PROVENANCE.md):
 // block 254170887 from helius-labs/photon (tests/data/blocks/index_block_metadata/254170887, Apache-2.0);
 // the 2025 "sava" block from sava-software/sava (sava-rpc/src/test/resources/rpc_response_data/getBlock.json.zip,
 // Apache-2.0). The *.json-encoding.json files are the same blocks re-encoded to the RPC `json` encoding.

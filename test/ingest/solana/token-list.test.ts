@@ -1,5 +1,5 @@
 // Token list: npm @solana/spl-token-registry 0.2.4574 (solana-labs/token-list, Apache-2.0). Block 254170887:
-// helius-labs/photon (Apache-2.0). See shared/data/real/PROVENANCE.md.
+// helius-labs/photon (Apache-2.0). See test/fixtures/real/PROVENANCE.md.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeGetBlockFile } from '../../../src/ingest/solana/get-block.js';

@@ -1,5 +1,5 @@
 // The base64 blocks and their json twins: block 254170887 from helius-labs/photon and the 2025 block from
-// sava-software/sava (both Apache-2.0; see shared/data/real/PROVENANCE.md).
+// sava-software/sava (both Apache-2.0; see test/fixtures/real/PROVENANCE.md).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
