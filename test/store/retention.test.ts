@@ -3,12 +3,18 @@
  * as-of query that needs no pruned transaction, exactly as an engine that keeps everything (the
  * oracle here); the as-of queries that would need pruned transactions are refused (-32602 on `at`).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
+import { writeDump } from '../../src/generate/write-dump.js';
+import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { windowNanos } from '../../src/schema/time.js';
+import { collect } from '../helpers/fee-oracle.js';
 import { LAW_SUBSCRIPTIONS } from '../stream/law.js';
 
 const MINUTE = 60_000_000_000n;
@@ -43,6 +49,38 @@ async function answer(engine: Engine, method: string, params: Record<string, unk
 const QUERIES = LAW_SUBSCRIPTIONS.map(([method, params]) => [method, { ...params, ...(method === 'chain::market::token' ? {} : { limit: 1000 }) }] as const);
 const limited = (method: string, params: Record<string, unknown>) => (method === 'chain::market::ingestion' ? { ...params, limit: 300 } : params);
 
+const blocksBetween = (from: bigint, to: bigint, of: readonly GeneratedBlock[] = blocks) => of.filter((b) => b.block.timestamp >= from && b.block.timestamp < to);
+
+/**
+ * What the engine that keeps everything must answer where the pruned one refuses, from the test's own
+ * rows: for the fee method each 1m window (newest first) with the counts of its blocks before `at`;
+ * for top_txs the signatures of the fee-paying transactions of the 5 minutes up to the newest block
+ * before `at`, highest fee first (ties: newer slot, then higher index), at most 100.
+ */
+function expectedAsOf(method: string, at: bigint, of: readonly GeneratedBlock[] = blocks): unknown {
+  if (method === 'chain::priorityfee::fee') {
+    const starts = [...new Set(blocksBetween(0n, at, of).map((b) => b.block.timestamp - (b.block.timestamp % MINUTE)))].reverse();
+    return starts.map((start) => {
+      const c = collect(blocksBetween(start, start + MINUTE < at ? start + MINUTE : at, of));
+      return {
+        window_start: encodeTimestamp(start), window_end: encodeTimestamp(start + MINUTE),
+        tx_count: String(c.txCount), total_tx_count: String(c.total), total_priority_fees: String(c.fees),
+      };
+    });
+  }
+  const end = blocksBetween(0n, at, of).at(-1)!.block.timestamp + 1n;
+  const fee = (tx: GeneratedBlock['transactions'][number]) => tx.priority_fee ?? (tx.compute_unit_price * BigInt(tx.compute_unit_limit) + 999_999n) / 1_000_000n;
+  const candidates = blocksBetween(end - 5n * MINUTE, end, of).flatMap((b) => b.transactions).filter((tx) => !tx.is_vote && tx.compute_unit_price > 0n);
+  candidates.sort((a, b) => (fee(a) !== fee(b) ? (fee(a) > fee(b) ? -1 : 1) : a.slot !== b.slot ? (a.slot > b.slot ? -1 : 1) : b.index - a.index));
+  return candidates.slice(0, 100).map((tx) => tx.signature);
+}
+
+/** The fields of an answer that expectedAsOf gives. */
+function asOfFields(method: string, records: Record<string, unknown>[]): unknown {
+  if (method === 'chain::priorityfee::top_txs') return records.map((r) => r.signature);
+  return records.map(({ window_start, window_end, tx_count, total_tx_count, total_priority_fees }) => ({ window_start, window_end, tx_count, total_tx_count, total_priority_fees }));
+}
+
 async function refusal(promise: Promise<unknown>): Promise<RpcError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(RpcError);
@@ -60,11 +98,12 @@ describe('retain', () => {
   it('as-of answers are exact where they need no pruned transaction, and refused on `at` where they would', async () => {
     // 9 minutes ingested, 5 kept: the transactions from (newest - 5m) rounded down to the minute on are held
     const cut = newest - 5n * MINUTE - ((newest - 5n * MINUTE) % MINUTE);
+    let refused = 0;
     for (const at of [first + 30_000_000_000n, newest - 2n * MINUTE, newest + 1n]) {
       for (const [method, params] of QUERIES) {
         const query = { ...limited(method, params), at: encodeTimestamp(at) };
         // the two methods whose as-of answer reads transactions: the fee window's start, the top list's 5 minutes
-        const from = method === 'chain::priorityfee::fee' ? at - 1n - ((at - 1n) % windowNanos(String(params.window)))
+        const from = method === 'chain::priorityfee::fee' ? at - 1n - ((at - 1n) % windowNanos(String((params as { window?: string }).window)))
           : method === 'chain::priorityfee::top_txs' ? at - 5n * MINUTE : undefined;
         const needsTransactions = from !== undefined && from < cut;
         if (!needsTransactions) {
@@ -75,9 +114,14 @@ describe('retain', () => {
         expect(error.code).toBe(-32602);
         expect(error.data).toEqual({ param: 'at' });
         expect(error.message).toMatch(/needs the transactions from .* but those before .* were pruned \(retain option\)/);
-        expect(await kept.call(method, query)).toBeDefined();
+        const full = (await kept.call(method, query)) as Record<string, unknown>[];
+        expect(full.length, `${method} at ${query.at}`).toBeGreaterThan(0);
+        expect(asOfFields(method, full), `${method} at ${query.at}`).toEqual(expectedAsOf(method, at));
+        refused++;
       }
     }
+    // both methods are refused at least once (the first `at`), else the check above proves nothing
+    expect(refused).toBeGreaterThanOrEqual(2);
   });
 
   it('rejects a retention shorter than 5 minutes or not a duration', async () => {
@@ -107,4 +151,35 @@ describe('retain', () => {
       await engine.close();
     }
   });
+
+  it('a replay without retain keeps 15 minutes of transactions; the engine keeps its own setting (everything) afterwards', async () => {
+    const market = { minutes: 31, txPerBlock: 2, seed: 'default-retain' } as const;
+    const long = [...generateBlocks(market)];
+    const dir = mkdtempSync(join(tmpdir(), 'chainlens-retain-'));
+    await writeDump(market, (table) => createTableFileWriter(join(dir, `${table}.parquet`), 'parquet', table));
+    const to = long[0]!.block.timestamp + 25n * MINUTE;
+    const replayed = long.filter((b) => b.block.timestamp < to);
+    const engine = await createEngine({ minSamples: 10 });
+    try {
+      const report = await engine.replay(dir, { speed: Infinity, to: encodeTimestamp(to) });
+      expect(report.blocks).toBe(replayed.length);
+      const end = replayed.at(-1)!.block.timestamp;
+      // pruned up to (end - 15m) rounded down to the minute: a 1m window 16 minutes back is gone, one 14 minutes back is held
+      const fee = (at: bigint) => engine.call('chain::priorityfee::fee', { window: '1m', limit: 1000, at: encodeTimestamp(at) });
+      const gone = await refusal(fee(end - 16n * MINUTE));
+      expect(gone.data).toEqual({ param: 'at' });
+      const held = end - 14n * MINUTE;
+      const expected = expectedAsOf('chain::priorityfee::fee', held, long);
+      expect(asOfFields('chain::priorityfee::fee', (await fee(held)) as Record<string, unknown>[])).toEqual(expected);
+      // 6 more minutes: under the replay's 15m they would prune past `held`; the engine's own setting keeps them
+      const rest = long.slice(replayed.length);
+      expect(rest.length).toBeGreaterThan(0);
+      for (let i = 0; i < rest.length; i += 300) await engine.ingest(asInput(rest.slice(i, i + 300)));
+      expect(asOfFields('chain::priorityfee::fee', (await fee(held)) as Record<string, unknown>[])).toEqual(expected);
+      await refusal(fee(end - 16n * MINUTE)); // what was pruned stays pruned
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
