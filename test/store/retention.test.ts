@@ -140,8 +140,8 @@ describe('retain', () => {
       expect(report.blocks).toBe(split);
       const end = blocks[split - 1]!.block.timestamp;
       // pruned up to (end - 5m) rounded down to the minute: a 1m fee window 6 minutes back is gone, 4 minutes back is held
-      const old = { window: '1m', limit: 1, at: encodeTimestamp(end - 6n * MINUTE) };
-      const held = { window: '1m', limit: 1, at: encodeTimestamp(end - 4n * MINUTE + 1n) };
+      const old = { window: '1m' as const, limit: 1, at: encodeTimestamp(end - 6n * MINUTE) };
+      const held = { window: '1m' as const, limit: 1, at: encodeTimestamp(end - 4n * MINUTE + 1n) };
       await refusal(engine.call('chain::priorityfee::fee', old));
       expect(await engine.call('chain::priorityfee::fee', held)).toEqual(await kept.call('chain::priorityfee::fee', held));
       // the engine itself keeps everything: blocks ingested after the replay prune nothing more
