@@ -11,12 +11,14 @@ import { validateRecordBatches } from './ingest/files/arrow-rows.js';
 import { validateRows, type ValidatedBatch } from './ingest/validate.js';
 import { DEFAULT_SETTINGS, type EngineSettings, type MethodContext } from './methods/context.js';
 import { METHOD_TABLE } from './methods/index.js';
+import type { MethodCall, MethodSubscribe } from './methods/types.js';
 import type { KernelClient } from './kernels/client.js';
 import type { Platform } from './platform/platform.js';
 import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
 import { call, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
 import { RpcError, toErrorObject } from './rpc/errors.js';
+import type { WireRecord } from './schema/encode.js';
 import { parseTimeParam } from './schema/time.js';
 import type { TableName } from './schema/tables.js';
 import { retainNanos, Retention } from './store/retention.js';
@@ -28,7 +30,7 @@ import { DEFAULT_REPLAY_RETAIN, startReplay, type Replay, type ReplayOptions } f
 import { unitsFromLoader, unitsFromRows, type ReplaySource } from './stream/replay-source.js';
 import type { StreamLimits } from './stream/subscription.js';
 import type { StreamDemand } from './stream/updates.js';
-import type { PushHandler, StreamSubscription } from './transport/client.js';
+import type { PushHandler } from './transport/client.js';
 import type { PortLike } from './transport/endpoint.js';
 import { servePort, type PortServer } from './transport/port-server.js';
 
@@ -61,8 +63,11 @@ export type IngestInput = Partial<Record<TableName, readonly object[] | Table>>;
 export interface Engine {
   /** Answers a JSON-RPC body (parsed object or JSON text) with the response array. */
   request(body: unknown): Promise<ResponseEntry[]>;
-  /** Calls one method; resolves with the result array, rejects with an RpcError carrying the error object. */
-  call(method: string, params?: Record<string, unknown>): Promise<unknown[]>;
+  /**
+   * Calls one method; resolves with the result array (the wire records a JSON-RPC response carries:
+   * numbers as decimal strings), rejects with an RpcError carrying the error object.
+   */
+  call: MethodCall;
   /**
    * Ingests rows of one or more blocks (live push). Every block is committed entirely or not at
    * all, in slot order; bad rows are rejected and reported, valid rows kept.
@@ -80,7 +85,7 @@ export interface Engine {
    * `onPush` gets the new or updated data points (wire records, as a query answers them). Runs the
    * same chain::subscribe as a port; rejects with an RpcError for an unknown method or bad params.
    */
-  subscribe(method: string, params: Record<string, unknown>, onPush: PushHandler): Promise<StreamSubscription>;
+  subscribe: MethodSubscribe;
   /**
    * Replays a dump (or rows in memory) block by block through the ingest path on a simulated clock,
    * pushing to the streams as live ingestion does. Await the handle for the report.
@@ -177,14 +182,14 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
       ensureOpen();
       return dispatchText(body, target);
     },
-    async call(method, params = {}) {
+    call: (async (method: string, params: Record<string, unknown> = {}) => {
       ensureOpen();
       try {
-        return (await call(method, params, target)) as unknown[];
+        return (await call(method, params, target)) as WireRecord[];
       } catch (error) {
         throw error instanceof RpcError ? error : new RpcError(toErrorObject(error));
       }
-    },
+    }) as MethodCall,
     async ingest(rows) {
       ensureOpen();
       const batches = await validateInput(rows, `ingest#${++ingestCalls}`);
@@ -221,10 +226,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         },
       };
     },
-    subscribe(method, params, onPush) {
+    subscribe: ((method: string, params: Record<string, unknown>, onPush: PushHandler) => {
       ensureOpen();
       return local.subscribe(method, params, onPush);
-    },
+    }) as MethodSubscribe,
     replay(source, replayOptions = {}) {
       ensureOpen();
       const time = (name: string, value: unknown) => {

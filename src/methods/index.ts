@@ -13,11 +13,14 @@ import fee from './priorityfee/fee.js';
 import recommendation from './priorityfee/recommendation.js';
 import topTxs from './priorityfee/top-txs.js';
 
-/** All twelve methods, in the seed's order of section 4. */
-export const METHODS: readonly MethodDefinition[] = [
+/** All twelve methods, in the seed's order of section 4, each with its literal type (the public method map derives from it). */
+export const METHOD_DEFINITIONS = [
   token, priorityFeeBlock, fee, recommendation, topTxs,
   marketBlock, ohlcv, volume, vwap, twap, trades, ingestion,
-] as unknown as readonly MethodDefinition[];
+] as const;
+
+/** All twelve methods, in the seed's order of section 4. */
+export const METHODS: readonly MethodDefinition[] = METHOD_DEFINITIONS as unknown as readonly MethodDefinition[];
 
 /** Methods by name. */
 export const METHOD_TABLE: ReadonlyMap<string, MethodDefinition> = new Map(METHODS.map((m) => [m.name, m]));

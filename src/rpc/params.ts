@@ -7,12 +7,19 @@ import { isPublicKey } from '../schema/base58.js';
 import { parseTimeParam, windowNanos } from '../schema/time.js';
 import { invalidParam } from './errors.js';
 
+/** A mint filter parameter. */
+export interface MintSpec { kind: 'mint'; doc: string }
+/** A time parameter. */
+export interface TimeSpec { kind: 'time'; doc: string; queryOnly?: boolean }
+/** A window parameter: one of `values` (their literal union `W`); required when `D` (the default) is undefined. */
+export interface WindowSpec<W extends string = string, D extends W | undefined = W | undefined> {
+  kind: 'window'; values: readonly W[]; default: D; doc: string;
+}
+/** A limit parameter. */
+export interface LimitSpec { kind: 'limit'; min: number; max: number; default: number; doc: string }
+
 /** One parameter of a method. */
-export type ParamSpec =
-  | { kind: 'mint'; doc: string }
-  | { kind: 'time'; doc: string; queryOnly?: boolean }
-  | { kind: 'window'; values: readonly string[]; default?: string; doc: string }
-  | { kind: 'limit'; min: number; max: number; default: number; doc: string };
+export type ParamSpec = MintSpec | TimeSpec | WindowSpec | LimitSpec;
 
 /** Validated parameters, as method handlers receive them. Times are nanoseconds. */
 export interface Params {
@@ -31,21 +38,25 @@ export interface Params {
 }
 
 /** A mint filter (base58 32-byte public key). */
-export const mint = (doc: string): ParamSpec => ({ kind: 'mint', doc });
+export const mint = (doc: string): MintSpec => ({ kind: 'mint', doc });
 
 /** A time: Unix seconds (number or numeric string) or ISO-8601. */
-export const time = (doc: string, queryOnly = false): ParamSpec => ({ kind: 'time', doc, queryOnly });
+export const time = (doc: string, queryOnly = false): TimeSpec => ({ kind: 'time', doc, queryOnly });
 
 /** A window name from `values`; required unless a default is given. */
-export const window = (values: readonly string[], defaultValue?: string): ParamSpec => ({
-  kind: 'window',
-  values,
-  default: defaultValue,
-  doc: `one of ${values.join(', ')}${defaultValue ? ` (default ${defaultValue})` : ' (required)'}`,
-});
+export function window<const W extends string>(values: readonly W[]): WindowSpec<W, undefined>;
+export function window<const W extends string, const D extends W>(values: readonly W[], defaultValue: D): WindowSpec<W, D>;
+export function window(values: readonly string[], defaultValue?: string): WindowSpec {
+  return {
+    kind: 'window',
+    values,
+    default: defaultValue,
+    doc: `one of ${values.join(', ')}${defaultValue ? ` (default ${defaultValue})` : ' (required)'}`,
+  };
+}
 
 /** A limit in [min, max] with a default (seed section 8). Query only. */
-export const limit = (min: number, max: number, defaultValue: number): ParamSpec => ({
+export const limit = (min: number, max: number, defaultValue: number): LimitSpec => ({
   kind: 'limit',
   min,
   max,
@@ -54,7 +65,7 @@ export const limit = (min: number, max: number, defaultValue: number): ParamSpec
 });
 
 /** The as-of parameter every method accepts (backtesting extension, DESIGN.md 5). */
-export const AT_PARAM: ParamSpec = time('as-of time: answer as of just after the newest block before it');
+export const AT_PARAM: TimeSpec = time('as-of time: answer as of just after the newest block before it');
 
 /** Validates raw params against the specs; throws an RpcError (-32602) naming the first bad one. */
 export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: unknown): Params {

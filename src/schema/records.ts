@@ -3,7 +3,7 @@
  * its wire type. TypeScript types, the JSON encoder, the store's tables and the docs are derived
  * from these lists; a field name is written here and nowhere else.
  */
-import type { ValueOf, WireType } from './wire.js';
+import type { ValueOf, WireType, WireValueOf } from './wire.js';
 
 /** One field: its wire name and wire type. */
 export type Field = readonly [name: string, type: WireType];
@@ -14,9 +14,17 @@ export interface RecordSchema<F extends readonly Field[] = readonly Field[]> {
   readonly fields: F;
 }
 
-/** The in-memory shape of a record whose schema is `S`. */
+/**
+ * The in-memory values of a record whose schema is `S`, before encoding (bigint nanoseconds,
+ * numbers): engine internals, not what a call returns (that is `WireOf<S>`).
+ */
 export type RecordOf<S extends RecordSchema> = {
   [K in S['fields'][number] as K[0]]: ValueOf<K[1]>;
+};
+
+/** A record whose schema is `S` as it arrives on the wire (JSON): what a call answers and a push carries. */
+export type WireOf<S extends RecordSchema> = {
+  [K in S['fields'][number] as K[0]]: WireValueOf<K[1]>;
 };
 
 function record<const F extends readonly Field[]>(name: string, fields: F): RecordSchema<F> {
@@ -202,6 +210,39 @@ export const RECORDS = [
   Candle, Volume, Vwap, Twap, Trade, Ingestion,
 ] as const;
 
+/*
+ * Each record as it arrives on the wire, under the record's name (a type beside the schema constant
+ * of the same name): `import type { Candle } from 'chainlens'`.
+ */
+/** The Token record on the wire. */
+export type Token = WireOf<typeof Token>;
+/** The BlockFees record on the wire. */
+export type BlockFees = WireOf<typeof BlockFees>;
+/** The WindowFees record on the wire. */
+export type WindowFees = WireOf<typeof WindowFees>;
+/** The Recommendation record on the wire. */
+export type Recommendation = WireOf<typeof Recommendation>;
+/** The TopTransaction record on the wire. */
+export type TopTransaction = WireOf<typeof TopTransaction>;
+/** The BlockTrades record on the wire. */
+export type BlockTrades = WireOf<typeof BlockTrades>;
+/** The Candle record on the wire. */
+export type Candle = WireOf<typeof Candle>;
+/** The Volume record on the wire. */
+export type Volume = WireOf<typeof Volume>;
+/** The Vwap record on the wire. */
+export type Vwap = WireOf<typeof Vwap>;
+/** The Twap record on the wire. */
+export type Twap = WireOf<typeof Twap>;
+/** The Trade record on the wire. */
+export type Trade = WireOf<typeof Trade>;
+/** The Ingestion record on the wire. */
+export type Ingestion = WireOf<typeof Ingestion>;
+
+/*
+ * In-memory values of each record before encoding (bigint times, numbers): the engines' internals,
+ * not exported by the package. A call answers the wire records above.
+ */
 export type TokenRecord = RecordOf<typeof Token>;
 export type BlockFeesRecord = RecordOf<typeof BlockFees>;
 export type WindowFeesRecord = RecordOf<typeof WindowFees>;

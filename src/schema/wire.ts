@@ -34,6 +34,24 @@ export type ValueOf<W extends WireType> = W extends 'id'
             ? boolean
             : never;
 
+/**
+ * The JSON value a field of wire type `W` has in a response or a push (DESIGN.md 4): ids are JSON
+ * integers, text and booleans are themselves, times and durations are ISO-8601 strings, and every
+ * other number is a decimal string, or null where the value is unknown or undefined (a token's
+ * supply, a statistic of no samples, a ratio over zero, a missing USD price).
+ */
+export type WireValueOf<W extends WireType> = W extends 'id'
+  ? number
+  : W extends 'Utf8'
+    ? string
+    : W extends 'Boolean'
+      ? boolean
+      : W extends 'DateTime' | 'Duration'
+        ? string
+        : W extends 'Uint1' | 'Uint4' | 'Uint8' | 'Int8' | 'Float4' | 'Float8'
+          ? string | null
+          : never;
+
 /** How a wire type is represented in JSON: the JSON type and a one-line description for the docs. */
 export const WIRE_DOCS: Record<WireType, string> = {
   id: 'JSON integer below 2^53, derived from the record key',

@@ -10,11 +10,11 @@ import type { WireRecord } from '../schema/encode.js';
 export const PUSH_METHOD = 'chain::subscription';
 
 /** The `params` of a push. */
-export interface PushParams {
+export interface PushParams<R = WireRecord> {
   /** The subscription id `chain::subscribe` answered with. */
   subscription: number;
   /** The new or updated data points, in the method's answer order (absent on an error). */
-  result?: WireRecord[];
+  result?: R[];
   /** The block after which these points hold (absent for a change without a block: tokens). */
   block?: { slot: string; timestamp: string };
   /** Why the subscription ended; no push follows one that carries an error. */
@@ -22,10 +22,10 @@ export interface PushParams {
 }
 
 /** One push, as posted on a port (as JSON text) or handed to a local callback. */
-export interface PushMessage {
+export interface PushMessage<R = WireRecord> {
   jsonrpc: '2.0';
   method: typeof PUSH_METHOD;
-  params: PushParams;
+  params: PushParams<R>;
 }
 
 /** Whether a message received on a port is a push (replies are arrays). */

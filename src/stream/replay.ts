@@ -13,6 +13,7 @@
 import { emptyReport, mergeReport, type IngestReport } from '../ingest/pipeline.js';
 import type { ValidatedBatch } from '../ingest/validate.js';
 import { yieldToEventLoop } from '../platform/event-loop.js';
+import { encodeTimestamp } from '../schema/encode.js';
 import { joinUnits, type ReplayUnit } from './replay-blocks.js';
 
 /** Options of `engine.replay`. */
@@ -34,7 +35,10 @@ export interface ReplayOptions {
 /** A replay's retention when it names none: streams need the live windows, not the dump. */
 export const DEFAULT_REPLAY_RETAIN = '15m';
 
-/** What a replay did: the ingest report of its blocks, and how it ran. */
+/**
+ * What a replay did: the ingest report of its blocks, and how it ran. `JSON.stringify` writes it
+ * with the times as ISO-8601 strings, as the wire writes timestamps (see `toJSON`).
+ */
 export interface ReplayReport extends IngestReport {
   /** True when `stop()` ended it before the end of the source. */
   stopped: boolean;
@@ -45,6 +49,21 @@ export interface ReplayReport extends IngestReport {
   /** Times of the first and last replayed blocks, ns. */
   firstTime?: bigint;
   lastTime?: bigint;
+  /** The report as JSON has it: `firstTime` and `lastTime` as ISO-8601 strings with 9 fraction digits (JSON has no bigint). */
+  toJSON(): ReplayReportJSON;
+}
+
+/** A replay report in JSON: the times as ISO-8601 strings, everything else as it is. */
+export type ReplayReportJSON = Omit<ReplayReport, 'firstTime' | 'lastTime' | 'toJSON'> & { firstTime?: string; lastTime?: string };
+
+/** Gives a report its `toJSON` (not enumerable: a copy or a comparison sees the fields only). */
+function reportOf(fields: Omit<ReplayReport, 'toJSON'>): ReplayReport {
+  const toJSON = (): ReplayReportJSON => ({
+    ...fields,
+    firstTime: fields.firstTime === undefined ? undefined : encodeTimestamp(fields.firstTime),
+    lastTime: fields.lastTime === undefined ? undefined : encodeTimestamp(fields.lastTime),
+  });
+  return Object.defineProperty(fields, 'toJSON', { value: toJSON }) as ReplayReport;
 }
 
 /** A running replay: await it (or `.done`) for its report; pause, resume or stop it meanwhile. */
@@ -169,7 +188,7 @@ export function startReplay(
     state = 'done';
     const seconds = (now() - started) / 1000;
     const active = seconds - pausedTotal / 1000;
-    return { ...report, stopped, seconds, blocksPerSecond: active > 0 ? report.blocks / active : 0, firstTime, lastTime };
+    return reportOf({ ...report, stopped, seconds, blocksPerSecond: active > 0 ? report.blocks / active : 0, firstTime, lastTime });
   }
 
   const done = run();

@@ -7,13 +7,15 @@
  * after every `ackEvery` pushes of a subscription, and for the rest once the port has been quiet
  * for a moment. A push whose handler returns a promise counts as read when the promise settles.
  */
+import type { MethodCall, MethodSubscribe } from '../methods/types.js';
 import type { ResponseEntry } from '../rpc/dispatch.js';
+import type { WireRecord } from '../schema/encode.js';
 import { RpcError } from '../rpc/errors.js';
 import { isPush, type PushParams } from '../stream/push.js';
 import { toEndpoint, type PortLike } from './endpoint.js';
 
-/** Receives the params of each push: data points after a block, or the error that ended the subscription. */
-export type PushHandler = (push: PushParams) => unknown;
+/** Receives the params of each push: data points (wire records `R`) after a block, or the error that ended the subscription. */
+export type PushHandler<R = WireRecord> = (push: PushParams<R>) => unknown;
 
 /** An open subscription of a client or a local engine. */
 export interface StreamSubscription {
@@ -23,13 +25,14 @@ export interface StreamSubscription {
   unsubscribe(): Promise<void>;
 }
 
+/** A port client (`connect`). */
 export interface Client {
   /** Sends a body (object or JSON text) and resolves with the response array. */
   request(body: unknown): Promise<ResponseEntry[]>;
-  /** Calls one method; resolves with the result array or rejects with an RpcError. */
-  call(method: string, params?: Record<string, unknown>): Promise<unknown[]>;
+  /** Calls one method; resolves with its wire records or rejects with an RpcError. */
+  call: MethodCall;
   /** Subscribes to a method's stream; `onPush` gets every push of the subscription. */
-  subscribe(method: string, params: Record<string, unknown>, onPush: PushHandler): Promise<StreamSubscription>;
+  subscribe: MethodSubscribe;
   /** Receives every push, whichever way its subscription was made; returns a function that stops it. */
   onPush(handler: PushHandler): () => void;
   /** Ends this client's subscriptions, stops listening on the port; pending requests reject. */
@@ -54,6 +57,7 @@ interface Counter {
   acknowledged: number;
 }
 
+/** Connects to an engine served on `port`; `close()` it when done (an open port keeps a Node process alive). */
 export function connect(port: PortLike, options: ConnectOptions = {}): Client {
   const ackEvery = options.ackEvery ?? 32;
   const ackDelayMs = options.ackDelayMs ?? 20;
@@ -129,8 +133,8 @@ export function connect(port: PortLike, options: ConnectOptions = {}): Client {
 
   return {
     request,
-    call: (method, params) => call(method, params) as Promise<unknown[]>,
-    subscribe(method, params, onPush) {
+    call: ((method: string, params?: Record<string, unknown>) => call(method, params)) as MethodCall,
+    subscribe: ((method: string, params: Record<string, unknown>, onPush: PushHandler) => {
       return new Promise<StreamSubscription>((resolve, reject) => {
         const id = nextId++;
         post({ jsonrpc: '2.0', id, method: 'chain::subscribe', params: { method, params } }, {
@@ -151,7 +155,7 @@ export function connect(port: PortLike, options: ConnectOptions = {}): Client {
           reject,
         });
       });
-    },
+    }) as MethodSubscribe,
     onPush(handler) {
       listeners.add(handler);
       return () => listeners.delete(handler);
