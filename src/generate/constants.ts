@@ -47,6 +47,8 @@ export const PROGRAM_MIX: readonly ProgramMix[] = [
 /** Wrapped SOL and USDC mints (mainnet). */
 export const SOL_MINT = 'So11111111111111111111111111111111111111112';
 export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** USDT mint (mainnet), the second stablecoin quote of the wide markets. */
+export const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
 /**
  * Synthetic token mints: `randomPublicKey(Rng.from('chainlens', 'mint:<SYMBOL>'))`, fixed for every
  * seed so that examples and docs can name them.

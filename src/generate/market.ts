@@ -9,20 +9,16 @@
  * block's parent_slot is the previous produced slot, block_height counts produced blocks.
  */
 import type { BlockRow, TokenRow, TradeRow, TransactionRow } from '../schema/tables.js';
-import {
-  BLOCK_CU_LIMIT,
-  DEFAULT_SLOT0,
-  DEFAULT_START,
-  DEFAULT_TX_PER_BLOCK,
-  SLOT_NANOS,
-  TOKENS,
-} from './constants.js';
+import { BLOCK_CU_LIMIT, DEFAULT_SLOT0, DEFAULT_START, SLOT_NANOS, TOKENS, type TokenSpec } from './constants.js';
 import { KeyPool, SignatureMaker } from './keys.js';
 import { LeaderSchedule } from './leaders.js';
+import { resolveMarket, type MarketProfile } from './profiles.js';
 import { Rng } from './prng.js';
 import { RegimeChain } from './regime.js';
-import { assignTrades, TradeFlow, type PairPrice } from './trades.js';
+import { assignTrades, TradeFlow, type PairPrice, type TradeSource } from './trades.js';
 import { TransactionGenerator } from './transactions.js';
+import { buildUniverse } from './universe.js';
+import { WideTradeFlow } from './wide-flow.js';
 
 /** Options of the synthetic market. */
 export interface MarketOptions {
@@ -36,8 +32,19 @@ export interface MarketOptions {
   blocks?: number;
   /** First slot (default 388,000,000, mainnet-like for 2026). */
   slot0?: bigint;
-  /** Mean transactions per block, votes included (default 1300). Above ~5000 votes alone exceed the block CU limit. */
+  /** Mean transactions per block, votes included (default 1300; 1450 in the mainnet profile). Above ~5000 votes alone exceed the block CU limit. */
   txPerBlock?: number;
+  /**
+   * `default` (the three-pair demo market) or `mainnet` (1,500 tokens, 2,000 pairs, 300 swaps a second);
+   * see profiles.ts. A size option below makes the market wide and overrides the profile's.
+   */
+  profile?: MarketProfile;
+  /** Traded pairs of a wide market, the majors SOL/USDC, SOL/USDT and USDT/USDC included. */
+  pairs?: number;
+  /** Tokens of a wide market, the quotes SOL, USDC and USDT included (pairs / 3 + 2 to pairs). */
+  tokens?: number;
+  /** Mean swaps per second of a wide market. */
+  swapsPerSecond?: number;
 }
 
 /** One produced block with its transactions (index order) and trades ((tx_index, fill_index) order). */
@@ -45,7 +52,10 @@ export interface GeneratedBlock {
   block: BlockRow;
   transactions: TransactionRow[];
   trades: TradeRow[];
-  /** Each pair's mid price at this block: the generator's ground truth, not part of the tables. */
+  /**
+   * Mid prices at this block, the generator's ground truth (not part of the tables): every pair of the
+   * demo market; in a wide market SOL/USDC and the pairs that traded in the block.
+   */
   midPrices: PairPrice[];
 }
 
@@ -56,14 +66,20 @@ const WALLET_SKEW = 3; // ~1% of wallets (bots) sign ~21% of non-vote transactio
 const SLOTS_PER_MINUTE = 150;
 const BLOCK_LIMIT = BigInt(BLOCK_CU_LIMIT);
 
-/** The token rows: SOL, USDC, LENS (synthetic, in USDC) and PUPS (synthetic meme coin, in SOL); the same for every seed. */
-export function generateTokens(_options: MarketOptions = {}): TokenRow[] {
-  return TOKENS.map((t) => ({ mint: t.mint, name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply }));
+/**
+ * The token rows. Demo market: SOL, USDC, LENS (synthetic, in USDC) and PUPS (synthetic meme coin, in
+ * SOL), the same for every seed. Wide market: SOL, USDC, USDT and the seed's synthetic tokens.
+ */
+export function generateTokens(options: MarketOptions = {}): TokenRow[] {
+  const { size } = resolveMarket(options);
+  const tokens: readonly TokenSpec[] = size ? buildUniverse(options.seed ?? 1, size).tokens : TOKENS;
+  return tokens.map((t) => ({ mint: t.mint, name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply }));
 }
 
 /** Blocks of the synthetic market, one at a time (an hour is ~9,000 blocks and ~12M transactions). */
 export function generateBlocks(options: MarketOptions = {}): Generator<GeneratedBlock> {
   checkOptions(options);
+  resolveMarket(options);
   return blocksOf(options);
 }
 
@@ -71,7 +87,7 @@ function* blocksOf(options: MarketOptions): Generator<GeneratedBlock> {
   const seed = options.seed ?? 1;
   const start = options.start ?? DEFAULT_START;
   const slot0 = options.slot0 ?? DEFAULT_SLOT0;
-  const txPerBlock = options.txPerBlock ?? DEFAULT_TX_PER_BLOCK;
+  const { txPerBlock, size } = resolveMarket(options);
   const blockCount = options.blocks;
   const slotSpan = blockCount === undefined ? Math.round((options.minutes ?? 1) * SLOTS_PER_MINUTE) : Infinity;
 
@@ -81,7 +97,9 @@ function* blocksOf(options: MarketOptions): Generator<GeneratedBlock> {
   const schedule = new LeaderSchedule(validators.keys.slice(0, LEADERS), Rng.from(seed, 'leaders'));
   const slotRng = Rng.from(seed, 'slots');
   const regime = new RegimeChain(Rng.from(seed, 'regime'));
-  const flow = new TradeFlow(Rng.from(seed, 'market'));
+  const flow: TradeSource = size
+    ? new WideTradeFlow(Rng.from(seed, 'market'), buildUniverse(seed, size), size.swapsPerSecond)
+    : new TradeFlow(Rng.from(seed, 'market'));
   const assignRng = Rng.from(seed, 'assign');
   const transactions = new TransactionGenerator(
     Rng.from(seed, 'transactions'),
@@ -121,7 +139,7 @@ function* blocksOf(options: MarketOptions): Generator<GeneratedBlock> {
   }
 }
 
-function checkOptions({ slot0 = DEFAULT_SLOT0, txPerBlock = DEFAULT_TX_PER_BLOCK, blocks, minutes, start = DEFAULT_START }: MarketOptions): void {
+function checkOptions({ slot0 = DEFAULT_SLOT0, txPerBlock = 0, blocks, minutes, start = DEFAULT_START }: MarketOptions): void {
   if (typeof start !== 'bigint') throw new TypeError('start must be a bigint (ns since the Unix epoch)');
   if (typeof slot0 !== 'bigint') throw new TypeError('slot0 must be a bigint');
   if (slot0 < 0n || slot0 > BigInt(Number.MAX_SAFE_INTEGER) - 10n ** 9n) throw new RangeError(`slot0 out of range: ${slot0}`);

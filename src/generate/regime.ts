@@ -55,6 +55,10 @@ function stationary(): number[] {
 
 /** Long-run share of slots in each regime (calm, active, burst). */
 export const REGIME_SHARES: readonly number[] = stationary();
+/** Long-run mean of a quantity of the regime. */
+export function longRunMean(of: (regime: RegimeParams) => number): number {
+  return REGIME_SHARES.reduce((sum, share, i) => sum + share * of(STATES[i]), 0);
+}
 const COUNT_NORMALISER = REGIME_SHARES.reduce((sum, share, i) => sum + share * STATES[i].nonVoteCount, 0);
 const REGIMES: readonly RegimeParams[] = STATES.map((s) => ({ ...s, nonVoteCount: s.nonVoteCount / COUNT_NORMALISER }));
 

@@ -44,8 +44,18 @@ export interface PairPrice {
   readonly price: number;
 }
 
+/** What the block loop needs of a market's trade flow (the three-pair demo market or a wide one). */
+export interface TradeSource {
+  /** Advances the market one slot under the regime's volatility multiplier. */
+  step(volatilityMultiplier: number): void;
+  /** The fills of the block at this slot, under the regime's trade-rate multiplier. */
+  drafts(tradeRate: number): TradeDraft[];
+  /** Mid prices at this block (the generator's ground truth). */
+  midPrices(): PairPrice[];
+}
+
 /** The pairs' price walks and trade flow. */
-export class TradeFlow {
+export class TradeFlow implements TradeSource {
   private readonly rng: Rng;
   private readonly walks: PriceWalk[];
   private readonly solWalk: PriceWalk;
@@ -78,25 +88,30 @@ export class TradeFlow {
       const count = rng.poisson(pair.tradesPerBlock * tradeRate * (walk.hot ? HOT_MULTIPLIER : 1));
       const quoteUsd = pair.quote.mint === USDC_MINT ? 1 : this.solWalk.price;
       const buyProbability = 0.5 + Math.max(-0.2, Math.min(0.2, 1.5 * walk.drift + 0.1 * walk.shock));
-      const rawScale = 10 ** (pair.quote.decimals - pair.base.decimals);
-      for (let k = 0; k < count; k++) {
-        const usd = Math.min(MAX_TRADE_USD, Math.max(MIN_TRADE_USD, rng.logNormal(pair.medianTradeUsd, TRADE_SIZE_SIGMA)));
-        const isBuy = rng.float() < buyProbability;
-        let fill: number;
-        if (rng.float() < OUTLIER_SHARE) {
-          fill = walk.price * Math.exp((rng.float() < 0.5 ? -1 : 1) * rng.uniform(0.4, 1.6));
-        } else {
-          const spread = pair.halfSpread * rng.uniform(0.5, 1.5);
-          fill = walk.price * Math.exp(pair.fillNoise * rng.normal()) * (isBuy ? 1 + spread : 1 - spread);
-        }
-        const baseUnits = usd / (walk.price * quoteUsd);
-        const baseAmount = clampRaw(baseUnits * 10 ** pair.base.decimals);
-        const quoteAmount = clampRaw(baseAmount * fill * rawScale);
-        out.push({ pair, baseAmount, quoteAmount, isBuy });
-      }
+      for (let k = 0; k < count; k++) out.push(drawFill(rng, pair, walk.price, quoteUsd, buyProbability));
     }
     return out;
   }
+}
+
+/**
+ * One fill of `pair` at mid price `mid` (quote per base), a quote token worth `quoteUsd`: size,
+ * side (buy with probability `buyProbability`) and price as the module comment describes.
+ */
+export function drawFill(rng: Rng, pair: PairSpec, mid: number, quoteUsd: number, buyProbability: number): TradeDraft {
+  const usd = Math.min(MAX_TRADE_USD, Math.max(MIN_TRADE_USD, rng.logNormal(pair.medianTradeUsd, TRADE_SIZE_SIGMA)));
+  const isBuy = rng.float() < buyProbability;
+  let fill: number;
+  if (rng.float() < OUTLIER_SHARE) {
+    fill = mid * Math.exp((rng.float() < 0.5 ? -1 : 1) * rng.uniform(0.4, 1.6));
+  } else {
+    const spread = pair.halfSpread * rng.uniform(0.5, 1.5);
+    fill = mid * Math.exp(pair.fillNoise * rng.normal()) * (isBuy ? 1 + spread : 1 - spread);
+  }
+  const baseUnits = usd / (mid * quoteUsd);
+  const baseAmount = clampRaw(baseUnits * 10 ** pair.base.decimals);
+  const quoteAmount = clampRaw(baseAmount * fill * 10 ** (pair.quote.decimals - pair.base.decimals));
+  return { pair, baseAmount, quoteAmount, isBuy };
 }
 
 function clampRaw(amount: number): number {
