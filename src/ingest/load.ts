@@ -1,11 +1,16 @@
 /**
  * `engine.load`: a dump (files of the canonical tables in any supported format, raw getBlock
- * responses, token lists) through the one ingest pipeline. Token lists go first (their names
- * label the tokens of raw blocks), then raw blocks one file at a time in slot order, then the
- * canonical files, their per-table streams aligned by slot so that every chunk holds whole blocks.
+ * responses, token lists) through the one ingest pipeline, in this order (load-plan.ts sorts the
+ * files): token lists first (their names label the tokens of raw blocks), then canonical tokens
+ * tables, then the blocks of raw getBlock files (ascending by slot, one file at a time) and of the
+ * canonical tables, all aligned by slot so that blocks commit in slot order across both kinds and
+ * every chunk holds whole blocks.
  */
 import { TABLES, type TableName } from '../schema/tables.js';
+import type { FileBatch } from './files/reader.js';
 import { openSource, readTableFile, type TableFileInput } from './files/read.js';
+import { IncompleteBlocks } from './incomplete-blocks.js';
+import { planLoad } from './load-plan.js';
 import { decodeGetBlockFile, readTokenList, tokenNames, type TokenName } from './solana/index.js';
 import { emptyReport, mergeReport, type IngestPipeline, type IngestReport } from './pipeline.js';
 import { mergeBySlot } from './slot-merge.js';
@@ -26,26 +31,14 @@ export interface LoadOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** SIMD-0170 activation slot for raw blocks (default: mainnet's). */
   simd0170ActivationSlot?: bigint;
+  /**
+   * A file in a folder that cannot be loaded (an unknown format, a hidden file, a backup copy) is
+   * an error instead of a skipped file with a warning (default false).
+   */
+  strict?: boolean;
 }
 
-type InputKind = 'table' | 'getBlock' | 'tokenList';
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
-
-const RAW_SLOT = /(?:^|[^\d])(\d{6,})(?:\.|[^\d]|$)/;
-
-/** What a file holds: a canonical table, raw getBlock responses, or a token list. */
-async function classify(input: TableFileInput): Promise<InputKind> {
-  const name = input.name.toLowerCase();
-  if (!/\.json$/.test(name) && !/\.(ndjson|jsonl)$/.test(name)) return 'table';
-  const head = new TextDecoder().decode(await (await openSource(input)).head(4096));
-  if (/tokenlist/.test(name) || /^\s*\{\s*"name"\s*:[^{]*"tokens"\s*:/.test(head) || /"tokens"\s*:\s*\[\s*\{\s*"chainId"/.test(head)) {
-    return 'tokenList';
-  }
-  if (/\.json$/.test(name)) return 'getBlock';
-  // NDJSON: raw blocks when the first line looks like a getBlock result, else canonical rows
-  const firstLine = head.split('\n', 1)[0];
-  return /"(blockhash|blockTime|previousBlockhash)"|"result"\s*:\s*\{/.test(firstLine) ? 'getBlock' : 'table';
-}
 
 async function readText(input: TableFileInput): Promise<string> {
   const decoder = new TextDecoder();
@@ -66,52 +59,59 @@ function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: 
 export async function loadInputs(
   inputs: readonly TableFileInput[], pipeline: Pick<IngestPipeline, 'commit'>, options: LoadOptions = {},
 ): Promise<IngestReport> {
+  const plan = await planLoad(inputs, options);
   const report = emptyReport();
-  const kinds = await Promise.all(inputs.map(classify));
-  const of = (kind: InputKind) => inputs.filter((_, i) => kinds[i] === kind);
+  report.warnings.push(...plan.warnings);
+  // what the load itself refused or noticed, beyond the committed batches
+  const own = emptyReport();
+  const incomplete = new IncompleteBlocks();
+  const totalFiles = plan.tokenLists.length + plan.tokenTables.length + plan.rawBlocks.length + plan.slotTables.length;
   let files = 0;
-  const progress = (file: string) => options.onProgress?.({ files, totalFiles: inputs.length, rows: report.read, file });
-
-  const names = new Map<string, TokenName>();
-  for (const input of of('tokenList')) {
-    const tokens = readTokenList(await readText(input));
-    for (const [mint, name] of tokenNames(tokens)) names.set(mint, name);
-    mergeReport(report, await pipeline.commit(batchesOf({ tokens }, input.name)));
-    files++;
-    progress(input.name);
-  }
-
-  const rawBlocks = of('getBlock').sort((a, b) => compareBySlot(a.name, b.name));
-  for (const input of rawBlocks) {
-    const decoded = decodeGetBlockFile(await readText(input), input.name, {
-      tokenNames: names,
-      simd0170ActivationSlot: options.simd0170ActivationSlot,
-    });
-    const part = await pipeline.commit(batchesOf(decoded, input.name));
-    // rows the decoder refused never became rows: count them as read and rejected
-    part.read += decoded.rejections.length;
-    part.rejected += decoded.rejections.length;
-    part.rejections.push(...decoded.rejections);
-    part.warnings.push(...decoded.warnings.map((w) => `${w.source}:${w.row}: ${w.field ? `${w.field}: ` : ''}${w.message}`));
-    mergeReport(report, part);
-    files++;
-    progress(input.name);
-  }
-
-  const tables = of('table');
-  const streams = tables.map((input) => readTableFile(input, { batchRows: options.batchRows }));
-  for await (const chunk of mergeBySlot(streams)) {
+  const progress = (file: string) => options.onProgress?.({ files, totalFiles, rows: report.read + own.read, file });
+  const commit = async (chunk: FileBatch[]) => {
+    incomplete.observe(chunk);
     mergeReport(report, await pipeline.commit(chunk));
     progress(chunk[chunk.length - 1].source);
+  };
+
+  const names = new Map<string, TokenName>();
+  for (const input of plan.tokenLists) {
+    const tokens = readTokenList(await readText(input));
+    for (const [mint, name] of tokenNames(tokens)) names.set(mint, name);
+    files++;
+    await commit(batchesOf({ tokens }, input.name));
   }
-  files += tables.length;
+
+  // a tokens table names its mints as the dump's author meant: a raw block's row (names from a token list at best) does not overwrite it
+  const tabled = new Set<string>();
+  for await (const chunk of mergeBySlot(plan.tokenTables.map((input) => readTableFile(input, { batchRows: options.batchRows })))) {
+    for (const batch of chunk) for (const mint of batch.rows.getChild('mint')?.toArray() ?? []) tabled.add(mint as string);
+    await commit(chunk);
+  }
+  files += plan.tokenTables.length;
+
+  async function* rawBlocks(): AsyncGenerator<ValidatedBatch> {
+    for (const input of plan.rawBlocks) {
+      const decoded = decodeGetBlockFile(await readText(input), input.name, {
+        tokenNames: names,
+        simd0170ActivationSlot: options.simd0170ActivationSlot,
+      });
+      // rows the decoder refused never became rows: counted here as read and rejected
+      own.read += decoded.rejections.length;
+      own.rejected += decoded.rejections.length;
+      own.rejections.push(...decoded.rejections);
+      own.warnings.push(...decoded.warnings.map((w) => `${w.source}:${w.row}: ${w.field ? `${w.field}: ` : ''}${w.message}`));
+      incomplete.observeRaw(input.name, decoded.blockStats);
+      files++;
+      yield* batchesOf({ ...decoded, tokens: decoded.tokens.filter((t) => !tabled.has(t.mint)) }, input.name);
+    }
+  }
+  const tableStreams = plan.slotTables.map((input) => readTableFile(input, { batchRows: options.batchRows }));
+  for await (const chunk of mergeBySlot([rawBlocks(), ...tableStreams])) await commit(chunk);
+  files += plan.slotTables.length;
+
+  mergeReport(report, own);
+  report.warnings.push(...incomplete.warnings());
   progress('');
   return report;
-}
-
-function compareBySlot(a: string, b: string): number {
-  const slotA = RAW_SLOT.exec(a)?.[1];
-  const slotB = RAW_SLOT.exec(b)?.[1];
-  if (slotA && slotB && slotA !== slotB) return BigInt(slotA) < BigInt(slotB) ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
 }

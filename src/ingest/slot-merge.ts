@@ -31,10 +31,9 @@ export async function* mergeBySlot(streams: readonly AsyncIterable<ValidatedBatc
     if (next.done) lagging.done = true;
     else {
       lagging.pending.push(next.value);
+      // rows without a slot (tokens) do not move the frontier: a tokens-only stream is read to its end first
       const maxSlot = slotBounds(next.value.rows)?.max;
-      if (maxSlot === undefined) {
-        if (next.value.table === 'tokens') lagging.frontier = INFINITE - 1n; // tokens have no slot
-      } else if (maxSlot > lagging.frontier) lagging.frontier = maxSlot;
+      if (maxSlot !== undefined && maxSlot > lagging.frontier) lagging.frontier = maxSlot;
     }
     const safe = states.reduce((m, s) => (s.done ? m : s.frontier < m ? s.frontier : m), INFINITE);
     const chunk = states.flatMap((s) => release(s, safe));

@@ -19,7 +19,10 @@ export type LoadSource = string | URL | Blob | Uint8Array | NamedBytes | readonl
 /** Expands paths; the rest is common to every platform. */
 export type PathExpander = (path: string) => Promise<TableFileInput[]>;
 
-/** File inputs of a source, in the order given (a folder's files sorted by name). */
+/**
+ * File inputs of a source, in the order given (a folder's files sorted by name). A browser File
+ * picked with its folder (a `webkitRelativePath` with a folder in it) counts as found in that folder.
+ */
 export async function expandSource(source: LoadSource, expandPath: PathExpander): Promise<TableFileInput[]> {
   if (Array.isArray(source)) {
     const lists = [];
@@ -33,7 +36,9 @@ export async function expandSource(source: LoadSource, expandPath: PathExpander)
   }
   if (source instanceof Uint8Array) return [{ name: 'input', bytes: source }];
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
-    return [{ name: (source as Blob & { name?: string }).name ?? 'input', blob: source }];
+    const file = source as Blob & { name?: string; webkitRelativePath?: string };
+    const folder = file.webkitRelativePath?.includes('/') ? file.webkitRelativePath.split('/')[0] : undefined;
+    return [{ name: file.name ?? 'input', blob: source, ...(folder ? { folder } : {}) }];
   }
   const named = source as NamedBytes;
   if (typeof named.name === 'string' && named.bytes instanceof Uint8Array) return [{ name: named.name, bytes: named.bytes }];

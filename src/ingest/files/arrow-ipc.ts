@@ -8,10 +8,9 @@
  * Dictionary batches are handled by apache-arrow.
  */
 import { RecordBatchReader } from 'apache-arrow';
-import type { ValidatedBatch } from '../validate.js';
 import { validateRecordBatches } from './arrow-rows.js';
 import { isArrowFile } from './detect.js';
-import type { ReaderContext } from './reader.js';
+import type { FileBatch, ReaderContext } from './reader.js';
 import type { ByteSource } from './source.js';
 
 /**
@@ -32,7 +31,7 @@ function blobFileHandle(blob: Blob) {
 }
 
 /** Reads an Arrow IPC file or stream into validated batches of `context.batchRows` rows read. */
-export async function* readArrowIpc(source: ByteSource, context: ReaderContext): AsyncGenerator<ValidatedBatch> {
+export async function* readArrowIpc(source: ByteSource, context: ReaderContext): AsyncGenerator<FileBatch> {
   let reader;
   try {
     const input = isArrowFile(await source.head(6)) ? blobFileHandle(await source.blob()) : source.chunks();

@@ -6,8 +6,8 @@
  */
 import { Type, TimeUnit, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
 import { NANOS_METADATA_KEY } from '../arrow.js';
-import { ExactNanos, type BatchValidator, type ValidatedBatch } from '../validate.js';
-import { validatorFor, type ReaderContext } from './reader.js';
+import { ExactNanos, type BatchValidator } from '../validate.js';
+import { validatorFor, type FileBatch, type ReaderContext } from './reader.js';
 
 const UNIT_NANOS: Record<TimeUnit, bigint> = {
   [TimeUnit.SECOND]: 1_000_000_000n,
@@ -52,7 +52,7 @@ function accessors(validator: BatchValidator, batch: RecordBatch): Accessor[] {
  */
 export async function* validateRecordBatches(
   schema: Schema, batches: AsyncIterable<RecordBatch> | Iterable<RecordBatch>, context: ReaderContext,
-): AsyncGenerator<ValidatedBatch> {
+): AsyncGenerator<FileBatch> {
   const validator = validatorFor(context, schema.fields.map((field) => field.name));
   const values: unknown[] = new Array(validator.columns.length);
   let row = 0;

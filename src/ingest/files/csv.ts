@@ -4,9 +4,8 @@
  * null; a quoted empty field ("") is the empty string. Blank lines are skipped. Rows are named by the
  * line their record starts on (the header is line 1).
  */
-import type { BatchValidator, ValidatedBatch } from '../validate.js';
-import type { ReaderContext } from './reader.js';
-import { validatorFor } from './reader.js';
+import type { FileBatch, FileValidator, ReaderContext } from './reader.js';
+import { slotOf, validatorFor } from './reader.js';
 import { decodeUtf8 } from './text.js';
 
 /** One CSV record: its fields, the line it starts on, and why it is malformed, if it is. */
@@ -125,12 +124,19 @@ export class CsvSplitter {
 }
 
 /** Reads CSV bytes (header first) into validated batches of `context.batchRows` records read. */
-export async function* readCsv(chunks: AsyncIterable<Uint8Array>, context: ReaderContext): AsyncGenerator<ValidatedBatch> {
+export async function* readCsv(chunks: AsyncIterable<Uint8Array>, context: ReaderContext): AsyncGenerator<FileBatch> {
   const splitter = new CsvSplitter();
   let header: string[] | undefined;
-  let validator: BatchValidator | undefined;
+  let validator: FileValidator | undefined;
   let positions: number[] = [];
   let values: unknown[] = [];
+  let slotAt = -1;
+
+  /** The slot of a malformed record, when its slot field is surely whole and in place. */
+  function slotOfBroken(record: CsvRecord): bigint | undefined {
+    const complete = record.terminated ? record.fields.length : record.fields.length - 1; // the last field of a cut record may be cut
+    return slotAt >= 0 && slotAt < complete && record.fields.length <= header!.length ? slotOf(record.fields[slotAt]) : undefined;
+  }
 
   function handle(record: CsvRecord): void {
     if (!header) {
@@ -138,17 +144,15 @@ export async function* readCsv(chunks: AsyncIterable<Uint8Array>, context: Reade
       header = record.fields.map((name) => (name ?? '').trim());
       validator = validatorFor(context, header);
       positions = validator.columns.map((column) => header!.indexOf(column.name));
+      slotAt = header.indexOf('slot');
       values = new Array(positions.length);
       return;
     }
     const v = validator!;
-    if (record.error) {
-      v.reject(record.line, '', record.error);
-      return;
-    }
-    if (record.fields.length !== header.length) {
-      const hint = record.terminated ? '' : ' (truncated last line?)';
-      v.reject(record.line, '', `expected ${header.length} fields, found ${record.fields.length}${hint}`);
+    if (record.error || record.fields.length !== header.length) {
+      const message = record.error ?? `expected ${header.length} fields, found ${record.fields.length}${record.terminated ? '' : ' (truncated last line?)'}`;
+      v.reject(record.line, '', message, slotOfBroken(record));
+      if (!record.terminated) v.truncated(record.line);
       return;
     }
     for (let j = 0; j < positions.length; j++) values[j] = positions[j] < 0 ? undefined : record.fields[positions[j]];

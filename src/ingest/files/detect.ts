@@ -106,3 +106,18 @@ export function detectFormat(name: string, head: Uint8Array): FileFormat {
   if (fromMagic) return fromMagic;
   throw new Error(`${name}: unknown file format; use a .parquet, .arrow, .ndjson/.jsonl or .csv name`);
 }
+
+const BACKUP_EXTENSIONS = new Set(['bak', 'orig', 'tmp', 'swp', 'swo', 'partial', 'crdownload']);
+
+/**
+ * Why a file name is not a dump file, if it is not: a hidden file (`.name`), or a backup, temporary
+ * or partial copy (`~` at the end; `.bak`, `.orig`, `.tmp`, `.swp`, `.swo`, `.partial`,
+ * `.crdownload`). `blocks.arrow.bak` is a copy of a blocks table, not a second one.
+ */
+export function notDumpFileReason(name: string): string | undefined {
+  const base = baseName(name);
+  if (base.startsWith('.')) return 'a hidden file';
+  const extension = base.slice(base.lastIndexOf('.') + 1);
+  if (base.endsWith('~') || (base.includes('.') && BACKUP_EXTENSIONS.has(extension))) return 'a backup, temporary or partial copy';
+  return undefined;
+}

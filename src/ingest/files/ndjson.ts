@@ -4,8 +4,8 @@
  * line included) is rejected on its own.
  */
 import { parseJsonExact } from '../exact-json.js';
-import type { BatchValidator, Rejection, ValidatedBatch } from '../validate.js';
-import type { ReaderContext } from './reader.js';
+import type { Rejection } from '../validate.js';
+import type { FileBatch, FileValidator, ReaderContext } from './reader.js';
 import { validatorFor } from './reader.js';
 import { decodeUtf8 } from './text.js';
 
@@ -38,9 +38,9 @@ function parseLine(text: string): unknown {
 }
 
 /** Reads NDJSON bytes into validated batches of `context.batchRows` lines read. */
-export async function* readNdjson(chunks: AsyncIterable<Uint8Array>, context: ReaderContext): AsyncGenerator<ValidatedBatch> {
-  let validator: BatchValidator | undefined;
-  let early: Rejection[] = []; // rejected lines before the first object told the table
+export async function* readNdjson(chunks: AsyncIterable<Uint8Array>, context: ReaderContext): AsyncGenerator<FileBatch> {
+  let validator: FileValidator | undefined;
+  let early: (Rejection & { slot?: bigint })[] = []; // rejected lines before the first object told the table
   let values: unknown[] = [];
   let names: readonly string[] = [];
   let line = 0;
@@ -51,9 +51,9 @@ export async function* readNdjson(chunks: AsyncIterable<Uint8Array>, context: Re
   };
   if (context.table) begin([]);
 
-  const reject = (row: number, message: string) => {
-    if (validator) validator.reject(row, '', message);
-    else early.push({ source: context.source, row, field: '', message });
+  const reject = (row: number, message: string, slot?: bigint) => {
+    if (validator) validator.reject(row, '', message, slot);
+    else early.push({ source: context.source, row, field: '', message, slot });
   };
 
   const handle = (text: string, row: number, terminated: boolean) => {
@@ -63,7 +63,9 @@ export async function* readNdjson(chunks: AsyncIterable<Uint8Array>, context: Re
       record = parseLine(text);
     } catch (error) {
       const reason = (error as Error).message;
-      reject(row, terminated ? `invalid JSON: ${reason}` : `truncated last line (no final newline): ${reason}`);
+      const slot = /"slot"\s*:\s*"?(\d+)[^\d]/.exec(text)?.[1]; // whole: something follows its digits
+      reject(row, terminated ? `invalid JSON: ${reason}` : `truncated last line (no final newline): ${reason}`, slot ? BigInt(slot) : undefined);
+      if (!terminated) truncatedAt = row;
       return;
     }
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
@@ -73,13 +75,14 @@ export async function* readNdjson(chunks: AsyncIterable<Uint8Array>, context: Re
     const object = record as Record<string, unknown>;
     if (!validator) {
       begin(Object.keys(object));
-      for (const rejection of early) validator!.reject(rejection.row, rejection.field, rejection.message);
+      for (const rejection of early) validator!.reject(rejection.row, rejection.field, rejection.message, rejection.slot);
       early = [];
     }
     for (let j = 0; j < names.length; j++) values[j] = object[names[j]]; // no column name is an Object.prototype key
     validator!.add(row, values);
   };
 
+  let truncatedAt: number | undefined;
   let carry = '';
   for await (const piece of decodeUtf8(chunks)) {
     const text = carry + piece;
@@ -97,5 +100,6 @@ export async function* readNdjson(chunks: AsyncIterable<Uint8Array>, context: Re
     const first = early[0];
     throw new Error(`${context.source}: no JSON object to tell the table from; line ${first.row}: ${first.message}`);
   }
+  if (truncatedAt !== undefined) validator?.truncated(truncatedAt);
   if (validator && validator.read > 0) yield validator.take();
 }

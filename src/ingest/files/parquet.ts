@@ -6,14 +6,13 @@
  * validated like any other Arrow input.
  */
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
-import type { ValidatedBatch } from '../validate.js';
 import { validateRecordBatches } from './arrow-rows.js';
 import { loadParquetWasm } from './parquet-wasm.js';
-import type { ReaderContext } from './reader.js';
+import type { FileBatch, ReaderContext } from './reader.js';
 import { iterate } from './source.js';
 
 /** Reads a Parquet file into validated batches of `context.batchRows` rows read. */
-export async function* readParquet(blob: Blob, context: ReaderContext): AsyncGenerator<ValidatedBatch> {
+export async function* readParquet(blob: Blob, context: ReaderContext): AsyncGenerator<FileBatch> {
   const parquet = await loadParquetWasm();
   let file;
   try {

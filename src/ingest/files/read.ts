@@ -2,13 +2,12 @@
  * `readTableFile`: one dump file of any supported format into validated canonical batches, streamed.
  */
 import type { TableName } from '../../schema/tables.js';
-import type { ValidatedBatch } from '../validate.js';
 import { readArrowIpc } from './arrow-ipc.js';
 import { readCsv } from './csv.js';
 import { detectFormat, tableFromName, type FileFormat } from './detect.js';
 import { readNdjson } from './ndjson.js';
 import { readParquet } from './parquet.js';
-import { DEFAULT_BATCH_ROWS, type ReaderContext } from './reader.js';
+import { DEFAULT_BATCH_ROWS, type FileBatch, type ReaderContext } from './reader.js';
 import { blobSource, bytesSource, streamSource, type ByteSource, type ByteStreamLike } from './source.js';
 
 /** One input file: its name (for detection and errors) and exactly one of its bytes, path, stream or blob. */
@@ -20,6 +19,14 @@ export interface TableFileInput {
   stream?: ByteStreamLike;
   /** A Blob or browser File: random access without reading it whole. */
   blob?: Blob;
+  /**
+   * The folder the user named that this file was found in (absent for a file named by itself). A
+   * file found in a folder is skipped with a warning when it is not loadable; one named by itself is
+   * an error then.
+   */
+  folder?: string;
+  /** Why the folder's expansion already knows this entry is not loadable (a broken link, a loop...). */
+  skip?: string;
 }
 
 /** Options of `readTableFile`. */
@@ -54,7 +61,7 @@ export async function openSource(input: TableFileInput): Promise<ByteSource> {
  * Each batch reconciles: read = rows.numRows + rejections.length. A file that cannot be read at all
  * (unknown format or table, a corrupt Parquet footer) throws an Error whose message starts with its name.
  */
-export async function* readTableFile(input: TableFileInput, options: ReadTableOptions = {}): AsyncGenerator<ValidatedBatch> {
+export async function* readTableFile(input: TableFileInput, options: ReadTableOptions = {}): AsyncGenerator<FileBatch> {
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
   if (!Number.isSafeInteger(batchRows) || batchRows < 1) throw new RangeError(`batchRows must be a positive integer, got ${batchRows}`);
   const source = await openSource(input);
