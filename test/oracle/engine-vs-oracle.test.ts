@@ -1,0 +1,196 @@
+/**
+ * Every method against the independent oracle (test/oracle): two engines over the same seeded data
+ * set (data.ts), one fed block by block and in chunks through `ingest` with custom options (a
+ * custom stablecoin list with USDT first, a block CU limit, saturatedFillPct, minSamples, outlier
+ * threshold), one through `load` of NDJSON with the defaults and 5 minutes of retention. Every
+ * window value each method accepts, as of several times (before the data, on a block's exact
+ * time, across window boundaries, in gaps, after the data) and live, with limits and pair filters;
+ * field for field on the wire envelope.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.node.js';
+import { differences } from './compare.js';
+import { buildOracleData, ndjsonFiles, SOL, USDC, USDT } from './data.js';
+import { FEE_WINDOWS, MARKET_WINDOWS, RECO_WINDOWS, wireTime } from './format.js';
+import { Oracle, type OracleParams } from './oracle.js';
+
+const data = buildOracleData();
+const utc = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+const blockTime = (i: number) => data.blocks[i]!.timestamp;
+const midnightBlock = data.blocks.findIndex((b) => b.timestamp >= utc('2024-03-14T00:00:00Z'));
+
+/** As-of times: before the data, exact block times, window boundaries, gaps, fractions of a second, after the data. */
+const AT: (bigint | undefined)[] = [
+  undefined,
+  utc('2024-03-13T23:00:00Z'),
+  blockTime(3),
+  blockTime(midnightBlock),
+  utc('2024-03-14T00:00:00Z') + 1n,
+  utc('2024-03-14T00:03:10Z') + 250_000_000n,
+  utc('2024-03-14T00:20:00Z'),
+  utc('2024-03-14T00:32:00Z') + 500_000_001n,
+  utc('2024-03-14T02:00:30Z'),
+  utc('2024-03-14T02:01:45Z') + 123_456_789n,
+  utc('2030-01-01T00:00:00Z'),
+];
+
+/** `at` on the wire: ISO-8601 for most, Unix seconds (a JSON number or string) for some. */
+function wireAt(at: bigint, i: number): string | number {
+  if (i % 3 === 1 && at % 1_000_000_000n === 0n) return Number(at / 1_000_000_000n);
+  if (i % 3 === 2) return `${at / 1_000_000_000n}.${String(at % 1_000_000_000n).padStart(9, '0')}`;
+  return wireTime(at);
+}
+
+interface Subject {
+  name: string;
+  engine: () => Engine;
+  oracle: Oracle;
+}
+
+let ingested: Engine;
+let loaded: Engine;
+const SUBJECTS: Subject[] = [
+  {
+    name: 'ingest, custom options',
+    engine: () => ingested,
+    oracle: new Oracle(data, {
+      minSamples: 20, blockCuLimit: 10_000_000n, saturatedFillPct: 80, stablecoins: [USDT, USDC, data.mints.XUSD], outlierThreshold: 0.2,
+    }),
+  },
+  {
+    name: 'load, defaults, retain 5m',
+    engine: () => loaded,
+    oracle: new Oracle(data, {
+      minSamples: 100, blockCuLimit: 60_000_000n, saturatedFillPct: 90, stablecoins: [USDC, USDT], outlierThreshold: 0.25,
+      retainNs: 300_000_000_000n,
+    }),
+  },
+];
+
+beforeAll(async () => {
+  ingested = await createEngine({
+    minSamples: 20, blockCuLimit: 10_000_000, saturatedFillPct: 80, stablecoins: [USDT, USDC, data.mints.XUSD], outlierThreshold: 0.2,
+  });
+  await ingested.ingest({ tokens: data.tokens.map(({ supply, ...t }) => (supply === null ? t : { ...t, supply })) });
+  let rejected = 0;
+  for (const chunk of data.chunks) {
+    const report = await ingested.ingest(chunk);
+    rejected += report.rejected;
+    for (const r of report.rejections) expect(r.field).toBe('timestamp');
+  }
+  expect(rejected).toBe(data.rejectedTrades.length);
+  loaded = await createEngine({ retain: '5m' });
+  const report = await loaded.load(ndjsonFiles(data));
+  expect(report.rejected).toBe(data.rejectedTrades.length);
+}, 120_000);
+
+afterAll(async () => {
+  await ingested?.close();
+  await loaded?.close();
+});
+
+/** Asks the engine (JSON-RPC envelope) and the oracle, and compares. */
+async function agree(subject: Subject, method: string, params: OracleParams, atIndex = 0): Promise<void> {
+  const wire: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    wire[k] = k === 'at' || k === 'from' || k === 'to' ? wireAt(v as bigint, atIndex) : v;
+  }
+  const [entry] = (await subject.engine().request({ jsonrpc: '2.0', id: 7, method, params: wire })) as {
+    result?: Record<string, unknown>[]; error?: { code: number; data?: { param?: string } };
+  }[];
+  const want = subject.oracle.answer(method, params);
+  const where = `${subject.name}: ${method} ${JSON.stringify(wire)}`;
+  if (!Array.isArray(want)) {
+    expect(entry!.error?.code, where).toBe(want.error);
+    expect(entry!.error?.data?.param, where).toBe(want.param);
+    return;
+  }
+  expect(entry!.error, where).toBeUndefined();
+  let got = entry!.result as Record<string, string | number | boolean | null>[];
+  if (method === 'chain::market::ingestion') {
+    for (const r of got) {
+      expect(r.started_at, where).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+      expect(r.took, where).toMatch(/^PT(\d+(\.\d+)?S|0S)$/);
+    }
+    got = got.map(({ started_at, took, ...rest }) => rest);
+  }
+  expect(differences(got, want, params.at !== undefined), where).toEqual([]);
+}
+
+const FILTERS: OracleParams[] = [{}, { base: SOL }, { quote: USDT }, { base: SOL, quote: USDC }];
+
+describe.each(SUBJECTS)('engine against the oracle: $name', (subject) => {
+  it('chain::priorityfee::block, with limits, as of every time', async () => {
+    for (const [i, at] of AT.entries()) {
+      for (const limit of [undefined, 7, 1000]) await agree(subject, 'chain::priorityfee::block', { at, limit }, i);
+    }
+  });
+
+  it('chain::priorityfee::fee: every window, default window, as of every time', async () => {
+    for (const [i, at] of AT.entries()) {
+      await agree(subject, 'chain::priorityfee::fee', { at }, i);
+      for (const window of FEE_WINDOWS) await agree(subject, 'chain::priorityfee::fee', { window, at, limit: 1000 }, i);
+    }
+  });
+
+  it('chain::priorityfee::recommendation: every window, as of every time', async () => {
+    for (const [i, at] of AT.entries()) {
+      await agree(subject, 'chain::priorityfee::recommendation', { at }, i);
+      for (const window of RECO_WINDOWS) await agree(subject, 'chain::priorityfee::recommendation', { window, at, limit: 1000 }, i);
+    }
+  });
+
+  it('chain::priorityfee::top_txs, with limits, as of every time', async () => {
+    for (const [i, at] of AT.entries()) {
+      for (const limit of [undefined, 3, 1000]) await agree(subject, 'chain::priorityfee::top_txs', { window: '5m', at, limit }, i);
+    }
+  });
+
+  it('chain::market::block, with filters and limits, as of every time', async () => {
+    for (const [i, at] of AT.entries()) {
+      for (const filter of FILTERS) await agree(subject, 'chain::market::block', { ...filter, at, limit: 1000 }, i);
+      await agree(subject, 'chain::market::block', { at }, i);
+    }
+  });
+
+  it('chain::market::ohlcv: every window, filters, from/to, as of every time', async () => {
+    for (const window of MARKET_WINDOWS) {
+      for (const [i, at] of AT.entries()) {
+        await agree(subject, 'chain::market::ohlcv', { window, at }, i);
+        await agree(subject, 'chain::market::ohlcv', { window, at, base: data.mints.GONE, limit: 3 }, i);
+      }
+      await agree(subject, 'chain::market::ohlcv', { window, quote: USDT, from: utc('2024-03-14T00:00:00Z'), to: utc('2024-03-14T02:00:00Z') });
+    }
+  });
+
+  for (const method of ['chain::market::volume', 'chain::market::vwap', 'chain::market::twap']) {
+    it(`${method}: every window, filters, as of every time`, async () => {
+      for (const window of MARKET_WINDOWS) {
+        for (const [i, at] of AT.entries()) {
+          await agree(subject, method, { window, at, limit: 1000 }, i);
+          await agree(subject, method, { window, at, ...FILTERS[1 + (i % 3)] }, i);
+        }
+      }
+    });
+  }
+
+  it('chain::market::trades, with filters and limits, as of every time', async () => {
+    for (const [i, at] of AT.entries()) {
+      for (const filter of FILTERS) await agree(subject, 'chain::market::trades', { ...filter, at, limit: 1000 }, i);
+      await agree(subject, 'chain::market::trades', { at, base: data.mints.ORPH }, i);
+    }
+  });
+
+  it('chain::market::token: every token, one mint', async () => {
+    await agree(subject, 'chain::market::token', {});
+    await agree(subject, 'chain::market::token', { mint: data.mints.LENS });
+    await agree(subject, 'chain::market::token', { at: AT[5] }, 5);
+  });
+
+  it('chain::market::ingestion: slots, timestamps, batches and records', async () => {
+    for (const [i, at] of AT.entries()) {
+      for (const limit of [undefined, 300]) await agree(subject, 'chain::market::ingestion', { at, limit }, i);
+    }
+  });
+});
