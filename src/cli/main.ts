@@ -1,232 +1,192 @@
 /**
- * The `chainlens` command: demo, generate, query, rpc, replay.
- * Exit status: 0 when the request was answered (an error entry is an answer), 1 when loading
- * failed, 2 for a command-line mistake.
+ * The `chainlens` command: demo, generate, query, rpc, replay. Options and exit statuses: usage.ts.
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { writeDump } from '../generate/write-dump.js';
-import type { FileFormat } from '../ingest/files/detect.js';
-import { createTableFileWriter } from '../ingest/files/node-sink.js';
-import type { IngestReport } from '../ingest/pipeline.js';
-import { createEngine, type Engine } from '../index.node.js';
-import { option, parseArgs, UsageError, type ParsedArgs } from './args.js';
-import { progressBar } from './progress.js';
+import { createEngine } from '../index.node.js';
+import { METHOD_TABLE } from '../methods/index.js';
+import { validateCall, type ResponseEntry } from '../rpc/dispatch.js';
+import { closest } from '../rpc/suggest.js';
+import { NO_PUSH_METHODS } from '../stream/connection.js';
+import {
+  choiceOption, integerOption, numberOption, parseCommandLine, stringOption, stringsOption, UsageError, type ParsedArgs,
+} from './args.js';
+import { demoData, FORMATS, generateDump } from './dump.js';
+import { reportProblems } from './load-report.js';
+import { loadEngine, LoadFailed, summary } from './load.js';
 import { tour } from './tour.js';
+import { COMMANDS, commandUsage, ExitCode, usage, usageHint, type CommandName } from './usage.js';
 
-const USAGE = `usage:
-  chainlens demo [--minutes N] [--seed S]       generate (or reuse) the demo dump, load it, call every method
-  chainlens generate --out DIR [--minutes N] [--seed S] [--format parquet|ndjson|csv|arrow] [--tx-per-block N]
-  chainlens query [--data PATH]... [--at T] METHOD [PARAMS_JSON]
-  chainlens rpc [--data PATH]...                 one JSON-RPC body per stdin line -> one response array per line
-  chainlens replay [--data PATH]... [--speed N|Infinity] [--from T] [--to T] [--retain D|all] METHOD [PARAMS_JSON]
-                                                 replay the dump on a simulated clock (speed 1 = real time, the default);
-                                                 print every data point the METHOD stream pushes, one JSON object per line;
-                                                 the store keeps the last D of transactions (default 15m, at least 5m; all: everything)
-Without --data, query, rpc and replay use the demo data.`;
-
-const FORMATS: readonly FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];
-const EXTENSIONS: Record<FileFormat, string> = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv', arrow: 'arrow' };
 const DEMO_MINUTES = 5;
 const DEMO_SEED = '1';
 
 /** Runs the command line; resolves with the exit status. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [first, ...rest] = argv;
+  let command: CommandName | undefined;
   try {
-    switch (command) {
-      case 'demo':
-        return await demo(parseArgs(rest));
-      case 'generate':
-        return await generate(parseArgs(rest));
-      case 'query':
-        return await query(parseArgs(rest));
-      case 'rpc':
-        return await rpc(parseArgs(rest));
-      case 'replay':
-        return await replay(parseArgs(rest));
-      case undefined:
-      case 'help':
-      case '--help':
-        console.log(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command '${command}'`);
+    if (first === undefined) {
+      console.error(usage());
+      return ExitCode.usage;
     }
+    if (first === '--help' || first === '-h' || first === 'help') {
+      console.log(isCommand(rest[0]) ? commandUsage(rest[0]) : usage());
+      return ExitCode.answered;
+    }
+    if (first === '--version') {
+      console.log(version());
+      return ExitCode.answered;
+    }
+    if (!isCommand(first)) {
+      const [kind, candidates] = first.startsWith('-') ? ['option', ['--help', '--version']] : ['command', Object.keys(COMMANDS)];
+      throw new UsageError(`unknown ${kind} ${first}; did you mean ${closest(first, candidates)}?`);
+    }
+    command = first;
+    const args = parseCommandLine(rest, COMMANDS[command].options);
+    if (args.values.help) {
+      console.log(commandUsage(command));
+      return ExitCode.answered;
+    }
+    const extra = args.positionals.slice(COMMANDS[command].maxPositionals);
+    if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+    return await RUN[command](args);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`chainlens: ${error.message}\n${USAGE}`);
-      return 2;
+      console.error(`chainlens: ${error.message}\n${usageHint(command)}`);
+      return ExitCode.usage;
     }
     if (error instanceof LoadFailed) {
       console.error(`chainlens: loading failed: ${error.message}`);
-      return 1;
+      return ExitCode.loadFailed;
     }
     throw error;
   }
 }
 
-class LoadFailed extends Error {}
+const isCommand = (name: string | undefined): name is CommandName => name !== undefined && Object.hasOwn(COMMANDS, name);
 
-function numberOption(args: ParsedArgs, name: string, fallback: number): number {
-  const text = option(args, name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${name} must be a positive number, got '${text}'`);
-  return value;
-}
+/** The package's version (dist/src/cli/main.js sits three folders below package.json). */
+const version = (): string => JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
 
-/** Generates a dump with a progress bar; returns the counts. */
-async function generateDump(out: string, format: FileFormat, minutes: number, seed: string, txPerBlock?: number) {
-  await mkdir(out, { recursive: true });
-  const bar = progressBar();
-  const totalBlocks = Math.round(minutes * 150 * 0.97);
-  const counts = await writeDump(
-    { minutes, seed, txPerBlock },
-    (table) => createTableFileWriter(join(out, `${table}.${EXTENSIONS[format]}`), format, table),
-    (done) => bar.update(done, totalBlocks, 'generating blocks'),
-  );
-  bar.done();
-  return counts;
-}
-
-async function generate(args: ParsedArgs): Promise<number> {
-  const out = option(args, 'out');
-  if (!out) throw new UsageError('generate needs --out DIR');
-  const format = (option(args, 'format') ?? 'parquet') as FileFormat;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
-  const txPerBlock = option(args, 'tx-per-block') === undefined ? undefined : numberOption(args, 'tx-per-block', 1300);
-  const counts = await generateDump(out, format, numberOption(args, 'minutes', 60), option(args, 'seed') ?? DEMO_SEED, txPerBlock);
-  console.log(`wrote ${out}: ${Object.entries(counts).map(([t, n]) => `${n} ${t}`).join(', ')} (${format})`);
-  return 0;
-}
-
-/** The demo dump's folder, generated on first use. */
-async function demoData(minutes = DEMO_MINUTES, seed = DEMO_SEED): Promise<string> {
-  const home = process.env.CHAINLENS_HOME ?? join(homedir(), '.cache', 'chainlens');
-  const dir = join(home, `demo-${minutes}m-seed${seed}`);
-  const marker = join(dir, '.complete'); // hidden: loading skips it
-  if (await stat(marker).catch(() => undefined)) return dir;
-  console.error(`generating the demo market (${minutes} minutes, seed ${seed}) in ${dir} ...`);
-  await generateDump(dir, 'parquet', minutes, seed);
-  await writeFile(marker, new Date().toISOString() + '\n');
-  return dir;
-}
-
-/** Creates an engine and loads every path, with a progress bar; fails when nothing could be loaded. */
-async function loadEngine(paths: readonly string[]): Promise<{ engine: Engine; report: IngestReport }> {
-  const engine = await createEngine();
-  const bar = progressBar();
-  let report: IngestReport;
-  try {
-    report = await engine.load(paths.length === 1 ? paths[0] : paths, {
-      onProgress: (p) => bar.update(p.rows, undefined, `rows read (${p.files}/${p.totalFiles} files)`),
-    });
-  } catch (error) {
-    bar.done();
-    await engine.close();
-    throw new LoadFailed((error as Error).message);
-  }
-  bar.done();
-  if (report.read > 0 && report.ingested === 0) {
-    await engine.close();
-    throw new LoadFailed(`no valid rows in ${paths.join(', ')}; first problem: ${formatRejection(report)}`);
-  }
-  if (report.rejected > 0) console.error(`loaded with ${report.rejected} rejected rows; first: ${formatRejection(report)}`);
-  return { engine, report };
-}
-
-const formatRejection = (report: IngestReport) => {
-  const r = report.rejections[0];
-  return r ? `${r.source}:${r.row} ${r.field}: ${r.message}` : 'none';
-};
-
-async function dataPaths(args: ParsedArgs): Promise<string[]> {
-  return args.options.get('data') ?? [await demoData()];
-}
+const RUN: Record<CommandName, (args: ParsedArgs) => Promise<number>> = { demo, generate, query, rpc, replay };
 
 async function demo(args: ParsedArgs): Promise<number> {
-  const dir = await demoData(numberOption(args, 'minutes', DEMO_MINUTES), option(args, 'seed') ?? DEMO_SEED);
-  const started = performance.now();
-  const { engine, report } = await loadEngine([dir]);
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `loaded ${dir}: ${report.blocks} blocks, ${report.ingested} rows (${report.rejected} rejected) in ${seconds.toFixed(1)} s\n`,
-  );
+  const dir = await demoData(numberOption(args, 'minutes', DEMO_MINUTES), stringOption(args, 'seed') ?? DEMO_SEED);
+  const { engine } = await loadEngine([dir]);
   try {
     await tour(engine, (line) => console.log(line));
   } finally {
     await engine.close();
   }
-  return 0;
+  return ExitCode.answered;
+}
+
+async function generate(args: ParsedArgs): Promise<number> {
+  const out = stringOption(args, 'out');
+  if (!out) throw new UsageError('generate needs --out DIR');
+  const format = choiceOption(args, 'format', FORMATS) ?? 'parquet';
+  const options = {
+    minutes: numberOption(args, 'minutes', 60),
+    seed: stringOption(args, 'seed') ?? DEMO_SEED,
+    txPerBlock: numberOption(args, 'tx-per-block'),
+    profile: choiceOption(args, 'profile', ['default', 'mainnet'] as const),
+    pairs: integerOption(args, 'pairs'),
+    tokens: integerOption(args, 'tokens'),
+    swapsPerSecond: numberOption(args, 'swaps-per-second'),
+  };
+  let counts;
+  try {
+    counts = await generateDump(out, format, options);
+  } catch (error) {
+    // the generator names the option at fault (a size out of its range)
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+  console.log(`wrote ${out}: ${Object.entries(counts).map(([t, n]) => `${n} ${t}`).join(', ')} (${format})`);
+  return ExitCode.answered;
+}
+
+/** The paths of --data, or the demo data (generated on first use). */
+async function dataPaths(args: ParsedArgs): Promise<string[]> {
+  const paths = stringsOption(args, 'data');
+  return paths.length > 0 ? paths : [await demoData(DEMO_MINUTES, DEMO_SEED)];
 }
 
 /** METHOD and PARAMS_JSON from the positionals. */
 function methodAndParams(command: string, args: ParsedArgs): [string, Record<string, unknown>] {
-  const [method, paramsText, ...extra] = args.positionals;
+  const [method, paramsText] = args.positionals;
   if (!method) throw new UsageError(`${command} needs a METHOD`);
-  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-  let params: Record<string, unknown> = {};
-  if (paramsText !== undefined) {
-    try {
-      params = JSON.parse(paramsText);
-    } catch {
-      throw new UsageError(`PARAMS_JSON is not JSON: ${paramsText}`);
-    }
+  if (paramsText === undefined) return [method, {}];
+  try {
+    return [method, JSON.parse(paramsText)];
+  } catch {
+    throw new UsageError(`PARAMS_JSON is not JSON: ${paramsText}`);
   }
-  return [method, params];
 }
 
 /** A time option as the engine takes it: Unix seconds (a number) or ISO-8601 text. */
 const timeOption = (args: ParsedArgs, name: string): string | number | undefined => {
-  const text = option(args, name);
+  const text = stringOption(args, name);
   return text === undefined || !/^\d+(\.\d+)?$/.test(text) ? text : Number(text);
 };
+
+/** The exit status of an answer: 3 with --fail-on-error when it held an error entry. */
+const answered = (args: ParsedArgs, failed: boolean): number =>
+  failed && args.values['fail-on-error'] ? ExitCode.errorEntry : ExitCode.answered;
+
+const hasError = (response: readonly ResponseEntry[]) => response.some((entry) => 'error' in entry);
 
 async function query(args: ParsedArgs): Promise<number> {
   const [method, given] = methodAndParams('query', args);
   const at = timeOption(args, 'at');
   const params = at === undefined ? given : { ...given, at };
-  const { engine } = await loadEngine(await dataPaths(args));
+  // an unknown method or bad params is answered before any data is read
+  const refused = validateCall(method, params, { methods: METHOD_TABLE, extra: NO_PUSH_METHODS });
+  if (refused) {
+    console.log(JSON.stringify([{ jsonrpc: '2.0', id: 1, error: refused }], null, 2));
+    return answered(args, true);
+  }
+  const { engine } = await loadEngine(await dataPaths(args), stringOption(args, 'rejections'));
   try {
     const response = await engine.request({ jsonrpc: '2.0', id: 1, method, params });
     console.log(JSON.stringify(response, null, 2));
+    return answered(args, hasError(response));
   } finally {
     await engine.close();
   }
-  return 0;
 }
 
 async function rpc(args: ParsedArgs): Promise<number> {
-  const { engine } = await loadEngine(await dataPaths(args));
+  const { engine } = await loadEngine(await dataPaths(args), stringOption(args, 'rejections'));
+  let failed = false;
   try {
     const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of lines) {
       if (line.trim() === '') continue;
-      process.stdout.write(JSON.stringify(await engine.request(line)) + '\n');
+      const response = await engine.request(line);
+      failed ||= hasError(response);
+      process.stdout.write(JSON.stringify(response) + '\n');
     }
   } finally {
     await engine.close();
   }
-  return 0;
+  return answered(args, failed);
 }
 
 async function replay(args: ParsedArgs): Promise<number> {
   const [method, params] = methodAndParams('replay', args);
-  const speedText = option(args, 'speed') ?? '1';
+  const speedText = stringOption(args, 'speed') ?? '1';
   const speed = /^(infinity|inf|max)$/i.test(speedText) ? Infinity : Number(speedText);
   if (!(speed > 0)) throw new UsageError(`--speed must be a positive number or Infinity, got '${speedText}'`);
   const from = timeOption(args, 'from');
   const to = timeOption(args, 'to');
-  const paths = await dataPaths(args);
-  const retainText = option(args, 'retain');
+  const retainText = stringOption(args, 'retain');
   const retain = retainText === undefined || /^all$/i.test(retainText) ? retainText?.toLowerCase() : /^\d+$/.test(retainText) ? Number(retainText) : retainText;
   const engine = await createEngine();
   try {
     let failed: string | undefined;
     try {
+      // subscribing checks the method and params before any data is read
       await engine.subscribe(method, params, (push) => {
         if (push.error) failed = `the stream ended: ${push.error.message}`;
         for (const point of push.result ?? []) process.stdout.write(JSON.stringify(point) + '\n');
@@ -234,8 +194,9 @@ async function replay(args: ParsedArgs): Promise<number> {
     } catch (error) {
       // an unknown method or bad params: the error entry, as `query` prints it
       console.log(JSON.stringify([{ jsonrpc: '2.0', id: null, error: (error as { rpc?: unknown }).rpc ?? String(error) }]));
-      return 0;
+      return answered(args, true);
     }
+    const paths = await dataPaths(args);
     let report;
     try {
       report = await engine.replay(paths.length === 1 ? paths[0]! : paths, { speed, from, to, retain });
@@ -244,13 +205,10 @@ async function replay(args: ParsedArgs): Promise<number> {
       throw new LoadFailed((error as Error).message);
     }
     if (failed) console.error(`chainlens: ${failed}`);
-    console.error(
-      `replayed ${report.blocks} blocks (${report.ingested} rows, ${report.rejected} rejected) in ${report.seconds.toFixed(1)} s: ` +
-        `${report.blocksPerSecond.toFixed(0)} blocks/s`,
-    );
-    if (report.rejected > 0) console.error(`first rejected row: ${formatRejection(report)}`);
+    console.error(summary('replayed', report, report.seconds, `${report.blocksPerSecond.toFixed(0)} blocks/s`));
+    await reportProblems(report, stringOption(args, 'rejections'));
+    return answered(args, failed !== undefined);
   } finally {
     await engine.close();
   }
-  return 0;
 }

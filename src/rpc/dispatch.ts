@@ -80,14 +80,33 @@ async function dispatchOne(request: unknown, target: DispatchTarget): Promise<Re
 export async function call(method: string, params: unknown, target: DispatchTarget): Promise<unknown> {
   const extra = target.extra?.get(method);
   if (extra) return extra(params);
-  const definition = target.methods.get(method);
-  if (!definition) throw unknownMethod(method, target);
+  const definition = methodOf(method, target);
   const validated = validateParams(definition.params, params);
   const records = await definition.handle(validated, target.context);
   return records.map((record): WireRecord => encodeRecord(definition.record, record));
 }
 
-function unknownMethod(method: string, target: DispatchTarget): RpcError {
+/**
+ * Checks a call without running it: the error object `call` would answer with for an unknown
+ * method or bad params, or undefined when it would run (an extra method's params are its own to check).
+ */
+export function validateCall(method: string, params: unknown, target: Pick<DispatchTarget, 'methods' | 'extra'>): RpcErrorObject | undefined {
+  if (target.extra?.has(method)) return undefined;
+  try {
+    validateParams(methodOf(method, target).params, params);
+    return undefined;
+  } catch (error) {
+    return toErrorObject(error);
+  }
+}
+
+function methodOf(method: string, target: Pick<DispatchTarget, 'methods' | 'extra'>): MethodDefinition {
+  const definition = target.methods.get(method);
+  if (!definition) throw unknownMethod(method, target);
+  return definition;
+}
+
+function unknownMethod(method: string, target: Pick<DispatchTarget, 'methods' | 'extra'>): RpcError {
   const names = [...target.methods.keys(), ...(target.extra?.keys() ?? [])];
   const suggestion = closest(method, names);
   return new RpcError({
