@@ -3,13 +3,22 @@
  * slow-subscriber policy (docs/semantics.md, Streams), a subscription made after data was ingested,
  * and pushes over a raw port (JSON text objects, the subscribe reply first).
  */
+import { once } from 'node:events';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_START, SOL_MINT, USDC_MINT } from '../../src/generate/constants.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
 import { connect, createEngine, type Engine, type PushParams } from '../../src/index.node.js';
-import { encodeTimestamp } from '../../src/schema/encode.js';
+import { encodeTimestamp, encodeValue } from '../../src/schema/encode.js';
+import { recordId } from '../../src/schema/ids.js';
+import { WindowFees } from '../../src/schema/records.js';
+import { collect as feeCounters, familyStats } from '../helpers/fee-oracle.js';
+import { candleRecords, oracleBlocks } from '../market/oracle.js';
 
-const market = [...generateBlocks({ minutes: 0.6, txPerBlock: 30, seed: 'stream-policy' })];
+const MINUTE = 60_000_000_000n;
+/** 36 s of market from 40 s past a minute: block ~49 opens a new minute (fee window and 1m candles). */
+const market = [...generateBlocks({ minutes: 0.6, txPerBlock: 30, seed: 'stream-policy', start: DEFAULT_START + 40n * 1_000_000_000n })];
+const minuteOf = (t: bigint) => t - (t % MINUTE);
 const rows = (part: GeneratedBlock[]) => ({
   blocks: part.map((b) => b.block), transactions: part.flatMap((b) => b.transactions), trades: part.flatMap((b) => b.trades),
 });
@@ -46,7 +55,85 @@ function collect(port: MessagePort): unknown[] {
   port.on('message', (data) => messages.push(typeof data === 'string' ? JSON.parse(data) : data));
   return messages;
 }
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+/**
+ * Resolves once `condition()` holds, checked on each message `port` receives (and at once): waits on
+ * events, never on a length of time; the generous timeout only turns a hang into a failure.
+ */
+async function until(port: MessagePort, condition: () => boolean, what: string): Promise<void> {
+  if (condition()) return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => (port.off('message', check), reject(new Error(`timed out waiting for ${what}`))), 30_000);
+    function check() {
+      // after the other listeners of this message (collect) have run
+      queueMicrotask(() => {
+        if (!condition()) return;
+        clearTimeout(timer);
+        port.off('message', check);
+        resolve();
+      });
+    }
+    port.on('message', check);
+  });
+}
+
+/** Counts what the server posts on its side of a channel (replies and pushes), parsed. */
+function tapPosts(port: MessagePort): unknown[] {
+  const posted: unknown[] = [];
+  const post = port.postMessage.bind(port);
+  port.postMessage = (message: unknown) => void (posted.push(typeof message === 'string' ? JSON.parse(message) : message), post(message));
+  return posted;
+}
+
+/** Resolves once the server has posted `n` replies (arrays) on `posted`: polled on the event loop's turns, not on a clock. */
+async function repliesPosted(posted: unknown[], n: number): Promise<void> {
+  for (let turns = 0; posted.filter(Array.isArray).length < n; turns++) {
+    if (turns > 100_000) throw new Error(`the server posted ${posted.filter(Array.isArray).length} of ${n} replies`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The 1m fee window of `start` over `part` (its blocks up to the push's), as the fee method answers it, from the test's rows. */
+function feeWindow(start: bigint, part: readonly GeneratedBlock[]): Record<string, unknown> {
+  const c = feeCounters(part);
+  const fields = new Set(WindowFees.fields.map(([name]) => name));
+  // Float4 fields as the wire writes them (the oracle gives the float32's double)
+  const stats = Object.entries(familyStats(c.samples)).filter(([name]) => fields.has(name))
+    .map(([name, value]) => [name, value !== null && name.startsWith('position_') ? encodeValue('Float4', Number(value)) : value]);
+  return {
+    id: recordId('chain::priorityfee::fee', '1m', start), window_start: encodeTimestamp(start), window_end: encodeTimestamp(start + MINUTE),
+    timestamp: encodeTimestamp(part.at(-1)!.block.timestamp), window_duration: 'PT1M',
+    tx_count: String(c.txCount), no_priority_tx_count: String(c.noPriority), total_tx_count: String(c.total),
+    total_priority_fees: String(c.fees), data_points: String(c.txCount), is_valid: c.txCount >= 10, ...Object.fromEntries(stats),
+  };
+}
+
+/**
+ * The 1m fee push after blocks[k] (docs/semantics.md, Streams): the window holding it as it stands,
+ * then, when it is the first block of its minute, the window it closed (whole).
+ */
+function feePush(blocks: readonly GeneratedBlock[], k: number): Record<string, unknown>[] {
+  const time = blocks[k]!.block.timestamp;
+  const start = minuteOf(time);
+  const current = feeWindow(start, blocks.slice(0, k + 1).filter((b) => b.block.timestamp >= start));
+  const previous = blocks[k - 1]?.block.timestamp;
+  if (previous === undefined || minuteOf(previous) === start) return [current];
+  const closedStart = minuteOf(previous);
+  return [current, feeWindow(closedStart, blocks.slice(0, k).filter((b) => b.block.timestamp >= closedStart))];
+}
+
+/**
+ * The 1m SOL/USDC candle push after blocks[k] (none when it has no such trade): the candle holding
+ * it, then, when it is the pair's first block of its minute, the pair's candle before it (whole).
+ */
+function candlePush(blocks: readonly GeneratedBlock[], k: number): unknown[] {
+  const pair = (b: GeneratedBlock) => b.trades.filter((t) => t.base === SOL_MINT && t.quote === USDC_MINT);
+  if (pair(blocks[k]!).length === 0) return [];
+  const pairBlocks = oracleBlocks(blocks.slice(0, k + 1).flatMap((b) => b.trades)).filter((x) => x.base === SOL_MINT && x.quote === USDC_MINT);
+  const candles = candleRecords(pairBlocks, '1m');
+  const opened = pairBlocks.length === 1 || minuteOf(pairBlocks.at(-2)!.time) !== minuteOf(pairBlocks.at(-1)!.time);
+  return opened && candles.length > 1 ? [candles.at(-1), candles.at(-2)] : [candles.at(-1)];
+}
 
 describe('stream methods', () => {
   it('answer errors as data: unknown method, bad params, at, unknown subscription, no connection', async () => {
@@ -76,9 +163,10 @@ describe('stream methods', () => {
     const { port2 } = channel(engine);
     const messages = collect(port2);
     port2.postMessage(subscribe(7, 'chain::priorityfee::block'));
-    await settle();
+    await until(port2, () => messages.length === 1, 'the subscribe reply');
     await ingestEach(engine, market.slice(0, 3));
-    await settle();
+    await until(port2, () => messages.length >= 4, 'three pushes');
+    expect(messages).toHaveLength(4);
     expect(messages[0]).toEqual([{ jsonrpc: '2.0', id: 7, result: expect.any(Number) }]);
     const id = (messages[0] as { result: number }[])[0]!.result;
     expect(messages.slice(1)).toHaveLength(3);
@@ -96,14 +184,12 @@ describe('stream methods', () => {
   it('unsubscribe ends pushes; so do client.close() and closing the port', async () => {
     const engine = await open();
     const { port1, port2 } = channel(engine);
-    // count what the server posts on port1
-    let posted = 0;
-    const post = port1.postMessage.bind(port1);
-    port1.postMessage = (message: unknown) => void (posted++, post(message));
+    // what the server posts on port1
+    const posted = tapPosts(port1);
     const client = connect(port2);
     const got: PushParams[] = [];
     const first = await client.subscribe('chain::market::trades', {}, (p) => void got.push(p));
-    await client.subscribe('chain::priorityfee::block', {}, (p) => void got.push(p));
+    const second = await client.subscribe('chain::priorityfee::block', {}, (p) => void got.push(p));
     await ingestEach(engine, market.slice(0, 2));
     await client.call('chain::market::token', {});
     expect(got.filter((p) => p.subscription === first.id).length).toBe(2);
@@ -115,19 +201,24 @@ describe('stream methods', () => {
     expect(got.length).toBe(6);
 
     // client.close() unsubscribes first: the server answers the notifications ([]) and pushes no more
-    const other = connect(port2);
+    // a second client on its own port: what its server posts is its replies only
+    const { port1: otherServer, port2: otherPort } = channel(engine);
+    const otherPosted = tapPosts(otherServer);
+    const other = connect(otherPort);
     await other.subscribe('chain::market::trades', {}, () => {});
     other.close();
-    await settle();
-    posted = 0;
+    await repliesPosted(otherPosted, 2); // the subscribe reply, then [] for the unsubscribe notification
+    const mark = posted.length;
     await ingestEach(engine, market.slice(4, 5));
-    expect(posted).toBe(1); // the one subscription left (priorityfee::block of the first client)
+    expect(otherPosted).toHaveLength(2);
+    expect(posted.slice(mark).filter((m) => !Array.isArray(m))).toMatchObject([{ params: { subscription: second.id } }]); // the one subscription left
 
+    const closed = once(port1, 'close'); // after the server's own close listener
     port2.close(); // Node reports the close on port1: the server ends the port's subscriptions
-    await settle();
-    posted = 0;
+    await closed;
+    const end = posted.length;
     await ingestEach(engine, market.slice(5, 7));
-    expect(posted).toBe(0);
+    expect(posted.slice(end).filter((m) => !Array.isArray(m))).toEqual([]);
   });
 
   it('a subscription made after data was ingested pushes from then on, top_txs and fee included', async () => {
@@ -142,13 +233,38 @@ describe('stream methods', () => {
     await ingestEach(engine, rest.slice(12));
     for (const [method, pushes] of got) {
       expect(pushes.map((p) => p.block!.slot), method).toEqual(rest.map((b) => String(b.block.slot)));
-      for (const push of pushes) {
-        const time = rest.find((b) => String(b.block.slot) === push.block!.slot)!.block.timestamp;
-        const answer = await engine.call(method, { window: method.endsWith('top_txs') ? '5m' : '1m', limit: 1000, at: encodeTimestamp(time + 1n) });
-        if (method.endsWith('top_txs')) expect(push.result, method).toEqual(answer);
-        else expect(push.result, method).toEqual(answer.slice(0, push.result!.length));
+      for (const [i, push] of pushes.entries()) {
+        if (method.endsWith('top_txs')) {
+          const at = encodeTimestamp(rest[i]!.block.timestamp + 1n);
+          expect(push.result, method).toEqual(await engine.call(method, { window: '5m', limit: 1000, at }));
+        } else expect(push.result, `${method} after slot ${push.block!.slot}`).toEqual(feePush(market, 40 + i));
       }
     }
+    // the closing block is one of the twelve committed together: its push has both windows
+    expect(got.get('chain::priorityfee::fee')!.filter((p) => p.result!.length === 2)).toHaveLength(1);
+  });
+
+  it('a block that opens a new minute pushes the fee window and the candle it closed, whole', async () => {
+    const engine = await open();
+    await engine.ingest({ tokens: generateTokens() });
+    const fees: PushParams[] = [];
+    const candles: PushParams[] = [];
+    await engine.subscribe('chain::priorityfee::fee', { window: '1m' }, (p) => void fees.push(p));
+    await engine.subscribe('chain::market::ohlcv', { window: '1m', base: SOL_MINT, quote: USDC_MINT }, (p) => void candles.push(p));
+    for (let i = 0; i < market.length; i += 10) await engine.ingest(rows(market.slice(i, i + 10)));
+
+    expect(fees.map((p) => p.block!.slot)).toEqual(market.map((b) => String(b.block.slot)));
+    fees.forEach((push, k) => expect(push.result, `fee after slot ${push.block!.slot}`).toEqual(feePush(market, k)));
+    const closing = market.findIndex((b, k) => k > 0 && minuteOf(b.block.timestamp) !== minuteOf(market[k - 1]!.block.timestamp));
+    expect(closing).toBeGreaterThan(0);
+    expect(fees[closing]!.result!.map((r) => r.window_start)).toEqual([
+      encodeTimestamp(minuteOf(market[closing]!.block.timestamp)), encodeTimestamp(minuteOf(market[closing - 1]!.block.timestamp)),
+    ]);
+
+    const traded = market.flatMap((_, k) => (candlePush(market, k).length > 0 ? [k] : []));
+    expect(candles.map((p) => p.block!.slot)).toEqual(traded.map((k) => String(market[k]!.block.slot)));
+    candles.forEach((push, i) => expect(push.result, `candle after slot ${push.block!.slot}`).toEqual(candlePush(market, traded[i]!)));
+    expect(candles.filter((p) => p.result!.length === 2), 'a push with the candle a block closed').toHaveLength(1);
   });
 
   it('tokens are pushed when they are ingested, without a block', async () => {
@@ -165,17 +281,15 @@ describe('slow subscribers (bounded queue, then the subscription ends with -3200
 
   it('a port that never reads gets LIMIT pushes, then the error, then nothing; ingestion goes on', async () => {
     const engine = await open({ streams: { maxPendingPushes: LIMIT } });
-    const { port2 } = channel(engine);
+    const { port1, port2 } = channel(engine);
+    const posted = tapPosts(port1);
     port2.postMessage(subscribe(1, 'chain::priorityfee::block'));
     port2.postMessage(subscribe(2, 'chain::market::ingestion'));
-    await settle();
-    const started = performance.now();
-    await ingestEach(engine, market.slice(0, 60));
-    const seconds = (performance.now() - started) / 1000;
-    expect(seconds).toBeLessThan(60);
-    // now read what was queued
+    await repliesPosted(posted, 2); // subscribed (the port itself reads nothing yet)
+    await ingestEach(engine, market.slice(0, 60)); // ingestion goes on: it never waits for the reader
+    // now read what was queued: everything the server posted
     const messages = collect(port2);
-    await settle();
+    await until(port2, () => messages.length === posted.length, 'the queued messages');
     const replies = messages.filter(Array.isArray);
     expect(replies).toHaveLength(2);
     const pushes = messages.filter((m) => !Array.isArray(m)) as { params: PushParams }[];
@@ -195,12 +309,13 @@ describe('slow subscribers (bounded queue, then the subscription ends with -3200
 
   it('the byte bound too', async () => {
     const engine = await open({ streams: { maxPendingBytes: 20_000 } });
-    const { port2 } = channel(engine);
+    const { port1, port2 } = channel(engine);
+    const posted = tapPosts(port1);
     port2.postMessage(subscribe(1, 'chain::priorityfee::top_txs', { window: '5m' }));
-    await settle();
+    await repliesPosted(posted, 1);
     await ingestEach(engine, market.slice(0, 10));
     const messages = collect(port2);
-    await settle();
+    await until(port2, () => messages.length === posted.length, 'the queued messages');
     const pushes = messages.filter((m) => !Array.isArray(m)) as { params: PushParams }[];
     const last = pushes.at(-1)!.params;
     expect(last.error).toMatchObject({ code: -32005, data: { reason: 'slow subscriber' } });
