@@ -2,7 +2,7 @@
  * A consumer of the package as a user writes one: `tsc -p test/types` must compile it (test/package.test.ts),
  * so every `@ts-expect-error` below is a mistake the published types catch.
  */
-import { connect, createEngine, type Candle, type MethodName, type ParamsOf, type WireRecordOf } from 'chainlens';
+import { connect, createEngine, schema, type Candle, type MethodName, type ParamsOf, type WireRecordOf } from 'chainlens';
 
 const engine = await createEngine();
 
@@ -30,6 +30,8 @@ await engine.call('chain::market::ohlcv', { limit: 5 });
 
 const candles: Candle[] = await engine.call('chain::market::ohlcv', { window: '1m', at: 1767227400 });
 const close: string | null = candles[0]!.close;
+const sameCandle: schema.Candle | undefined = candles[0]; // the schema namespace: field lists, and the wire type of the same name
+const fields: number = schema.Candle.fields.length;
 const fees = await engine.call('chain::priorityfee::fee');
 const valid: boolean = fees[0]!.is_valid;
 
@@ -50,6 +52,10 @@ const sub = await engine.subscribe('chain::market::vwap', { window: '5m' }, (pus
   void vwap;
 });
 await sub.unsubscribe();
+// @ts-expect-error a typo'd stream
+await engine.subscribe('chain::market::vwapp', { window: '5m' }, () => undefined);
+// @ts-expect-error vwap's window has no default
+await engine.subscribe('chain::market::vwap', {}, () => undefined);
 
 const report = await engine.replay([], { speed: Infinity });
 const first: string | undefined = JSON.parse(JSON.stringify(report)).firstTime;
@@ -64,4 +70,4 @@ await client.call('chain::priorityfee::blok', { limit: 10 });
 client.close();
 await engine.close();
 
-export { buy, close, feeParams, fee, first, id, price, record, slot, valid, value, when, wrongPrice };
+export { buy, close, fields, sameCandle, feeParams, fee, first, id, price, record, slot, valid, value, when, wrongPrice };
