@@ -79,6 +79,11 @@ export interface Replay extends PromiseLike<ReplayReport> {
   resume(): void;
   /** Ends the replay after the block being committed; the report says `stopped`. */
   stop(): void;
+  /**
+   * Resolves once no block is being committed: the replay is waiting (paused, or for its next
+   * block's time) or has ended. After `pause()`, it says the commit under way, if any, is over.
+   */
+  idle(): Promise<void>;
 }
 
 /** Rows and blocks committed together at most, when several blocks are due at once. */
@@ -128,16 +133,29 @@ export function startReplay(
     for (;;) {
       if (state === 'stopped') return false;
       if (state === 'paused') {
-        await new Promise<void>((resolve) => (wake = resolve));
+        await waiting(new Promise<void>((resolve) => (wake = resolve)));
         continue;
       }
       if (isDue(unit)) return true;
       const ms = dueAt(unit.time!) - now();
-      await new Promise<void>((resolve) => {
+      await waiting(new Promise<void>((resolve) => {
         wake = resolve;
         timer = setTimeout(wakeUp, ms);
-      });
+      }));
     }
+  }
+
+  /** idle(): resolved while the replay waits or once it has ended. */
+  let idle = false;
+  const idleWaiters: (() => void)[] = [];
+  const setIdle = (value: boolean) => {
+    idle = value;
+    if (value) for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+  async function waiting(wait: Promise<void>): Promise<void> {
+    setIdle(true);
+    await wait;
+    setIdle(false);
   }
 
   async function run(): Promise<ReplayReport> {
@@ -193,6 +211,7 @@ export function startReplay(
 
   const done = run();
   done.catch(() => undefined); // the caller gets the rejection through then/done
+  done.finally(() => setIdle(true)).catch(() => undefined);
   return {
     done,
     get state() {
@@ -224,6 +243,9 @@ export function startReplay(
       pausedAt = undefined;
       state = 'stopped';
       wakeUp();
+    },
+    idle() {
+      return idle ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     then(onFulfilled, onRejected) {
       return done.then(onFulfilled, onRejected);

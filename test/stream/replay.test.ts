@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
 import { writeDump } from '../../src/generate/write-dump.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
-import { createEngine, METHODS, type Engine, type PushParams } from '../../src/index.node.js';
+import { createEngine, METHODS, type Engine, type PushParams, type Replay } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 
 const MARKET = { minutes: 0.3, txPerBlock: 20, seed: 'replay' } as const;
@@ -57,38 +57,51 @@ describe('engine.replay', () => {
     expect(replay.time).toBe(part[11]!.block.timestamp);
   });
 
-  it('pauses, resumes and stops', async () => {
+  it('pauses, resumes and stops; idle() says no commit is under way', async () => {
     const engine = await open();
-    const part = market.slice(0, 30); // 11.6 s of market: 1.16 s at speed 10
-    let started = 0;
-    const times = await timedPushes(engine, () => started);
-    started = performance.now();
-    const replay = engine.replay(part.map(asInput), { speed: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    replay.pause();
+    const part = market.slice(0, 30); // 11.6 s of market at speed 1
+    const slots: string[] = [];
+    let onPush: (() => void) | undefined;
+    await engine.subscribe('chain::market::ingestion', {}, (p) => {
+      slots.push(p.block!.slot);
+      onPush?.();
+    });
+    /** The next push (a block committed): an event, not a length of time. */
+    const nextPush = () => new Promise<void>((resolve) => (onPush = () => ((onPush = undefined), resolve())));
+    let replay: Replay | undefined;
+    // paused from inside the first push: the clock stops at the first block's commit
+    const first = new Promise<void>((resolve) => (onPush = () => ((onPush = undefined), replay!.pause(), resolve())));
+    replay = engine.replay(part.map(asInput), { speed: 1 });
+    await first;
     expect(replay.state).toBe('paused');
-    // the commit under way (maybe of several due blocks, maybe starting the kernel worker) ends
-    for (let seen = -1; seen !== times.length; ) {
-      seen = times.length;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-    const atPause = times.length;
-    expect(atPause).toBeLessThan(30);
+    await replay.idle(); // the commit under way (of the blocks due with the first) is over
+    const atPause = slots.length;
     const clock = replay.time!;
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(times.length).toBe(atPause);
-    expect(replay.time).toBe(clock); // the simulated clock stands still
+    expect(atPause).toBeLessThan(30);
+    // wall time passes the moment the next block is due (it may be due already: the first commit took
+    // longer than the gap): paused, it stays held back and the clock stands still
+    const due = performance.now() + Number(part[atPause]!.block.timestamp - clock) / 1e6;
+    while (performance.now() <= due) await new Promise((resolve) => setTimeout(resolve, due - performance.now() + 1));
+    await replay.idle();
+    expect(slots.length).toBe(atPause);
+    expect(replay.time).toBe(clock);
+    expect(replay.state).toBe('paused');
+    // resumed: the next block comes, the clock goes on from where it stood
+    const next = nextPush();
     replay.resume();
-    // the next due block comes (a commit can take hundreds of ms on a loaded machine: wait for it, up to 10 s)
-    for (let waited = 0; times.length === atPause && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(times.length).toBeGreaterThan(atPause);
+    expect(replay.state).toBe('running');
+    await next;
+    expect(slots.length).toBeGreaterThan(atPause);
+    expect(replay.time!).toBeGreaterThanOrEqual(part[atPause]!.block.timestamp);
     replay.stop();
+    expect(replay.state).toBe('stopped');
     const report = await replay.done;
+    await replay.idle(); // resolved once ended
+    expect(replay.state).toBe('done');
     expect(report.stopped).toBe(true);
     expect(report.blocks).toBeLessThan(30);
-    expect(report.blocks).toBe(times.length);
-    // the next block comes when it is due: no earlier than its clock time plus the pause
-    expect(times[atPause]!).toBeGreaterThanOrEqual(650);
+    expect(report.blocks).toBe(slots.length);
+    expect(slots).toEqual(part.slice(0, slots.length).map((b) => String(b.block.slot)));
     expect(await engine.call('chain::priorityfee::block', { limit: 100 })).toHaveLength(report.blocks + 1); // + the warm-up block
   });
 
