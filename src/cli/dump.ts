@@ -8,14 +8,6 @@ import type { FileFormat } from '../ingest/files/detect.js';
 import { createTableFileWriter } from '../ingest/files/node-sink.js';
 import { progress } from './progress.js';
 
-/** The market-size flags `generate` passes on to the generator beside minutes, seed and txPerBlock. */
-export interface SizeFlags {
-  profile?: 'default' | 'mainnet';
-  pairs?: number;
-  tokens?: number;
-  swapsPerSecond?: number;
-}
-
 /** The file formats `generate` writes. */
 export const FORMATS: readonly FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];
 
@@ -24,7 +16,7 @@ const EXTENSIONS: Record<FileFormat, string> = { parquet: 'parquet', ndjson: 'nd
 const blocksIn = (minutes: number) => Math.round(minutes * 150 * 0.97);
 
 /** Generates a dump into `out`, one file per table, with progress on stderr; returns the counts. */
-export async function generateDump(out: string, format: FileFormat, options: MarketOptions & SizeFlags): Promise<DumpCounts> {
+export async function generateDump(out: string, format: FileFormat, options: MarketOptions): Promise<DumpCounts> {
   await mkdir(out, { recursive: true });
   const bar = progress('generating', 'blocks');
   const total = options.minutes === undefined ? undefined : blocksIn(options.minutes);

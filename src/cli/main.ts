@@ -3,6 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { PROFILES, type MarketProfile } from '../generate/profiles.js';
 import { createEngine } from '../index.node.js';
 import { METHOD_TABLE } from '../methods/index.js';
 import { validateCall, type ResponseEntry } from '../rpc/dispatch.js';
@@ -89,7 +90,7 @@ async function generate(args: ParsedArgs): Promise<number> {
     minutes: numberOption(args, 'minutes', 60),
     seed: stringOption(args, 'seed') ?? DEMO_SEED,
     txPerBlock: numberOption(args, 'tx-per-block'),
-    profile: choiceOption(args, 'profile', ['default', 'mainnet'] as const),
+    profile: choiceOption(args, 'profile', Object.keys(PROFILES) as MarketProfile[]),
     pairs: integerOption(args, 'pairs'),
     tokens: integerOption(args, 'tokens'),
     swapsPerSecond: numberOption(args, 'swaps-per-second'),
