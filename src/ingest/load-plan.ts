@@ -9,7 +9,7 @@ import type { TableName } from '../schema/tables.js';
 import { peekBlockSlot } from './block-slot-peek.js';
 import { CsvSplitter } from './files/csv.js';
 import { detectFormat, notDumpFileReason, tableFromColumns, tableFromName } from './files/detect.js';
-import { openSource, type TableFileInput } from './files/read.js';
+import { openSource, readText, type TableFileInput } from './files/read.js';
 
 /** The inputs of a load by kind, each list in load order, and the warnings about skipped files. */
 export interface LoadPlan {
@@ -106,15 +106,19 @@ function headerColumns(head: string, format: 'csv' | 'ndjson', whole: boolean): 
   }
 }
 
+/** Bytes peeked at in turn before reading the whole file (a wrapper whose slot follows a big block). */
+const PEEK_BYTES = [HEAD_BYTES, 64 << 10, 1 << 20];
+
 /** The slot of a raw file's first block: peeked from its first bytes (more when they do not tell), else from its name. */
 async function rawBlockSlot(input: TableFileInput): Promise<bigint | undefined> {
   const source = await openSource(input);
-  for (let bytes = HEAD_BYTES; ; bytes *= 16) {
+  for (const bytes of PEEK_BYTES) {
     const head = await source.head(bytes);
-    const complete = head.length < bytes;
-    const peek = peekBlockSlot(new TextDecoder().decode(head), complete);
+    const peek = peekBlockSlot(new TextDecoder().decode(head), head.length < bytes);
     if (peek !== 'more') return peek.slot ?? slotFromName(input.name);
   }
+  const whole = peekBlockSlot(await readText(input), true); // never 'more': the text is complete
+  return (whole === 'more' ? undefined : whole.slot) ?? slotFromName(input.name);
 }
 
 /** `<slot>.json` or `block-<slot>.<anything>`, the names getBlock files are given. */

@@ -8,7 +8,7 @@
  */
 import { TABLES, type TableName } from '../schema/tables.js';
 import type { FileBatch } from './files/reader.js';
-import { openSource, readTableFile, type TableFileInput } from './files/read.js';
+import { readTableFile, readText, type TableFileInput } from './files/read.js';
 import { IncompleteBlocks } from './incomplete-blocks.js';
 import { planLoad } from './load-plan.js';
 import { decodeGetBlockFile, readTokenList, tokenNames, type TokenName } from './solana/index.js';
@@ -39,13 +39,6 @@ export interface LoadOptions {
 }
 
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
-
-async function readText(input: TableFileInput): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of (await openSource(input)).chunks()) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
-}
 
 /** Rows of a decoder as validated batches, one per table (the rows are validated like any input). */
 function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: string): ValidatedBatch[] {

@@ -25,7 +25,7 @@ describe('raw getBlock files load in slot order', () => {
   it('reads the slot from an envelope and from a wrapper whose slot comes after the block', async () => {
     const dir = writeFiles(tempDir(), {
       '1-newest.json': JSON.stringify({ jsonrpc: '2.0', result: rawBlock(503), id: 1 }),
-      '2-middle.json': `{"block":${JSON.stringify(rawBlock(300, 400))},"slot":302}`, // past the first bytes peeked
+      '2-middle.json': `{"block":${JSON.stringify(rawBlock(300, 2000))},"slot":302}`, // over 1 MiB before its slot: read whole
       '3-oldest.json': JSON.stringify({ slot: 201, block: rawBlock(200) }),
     });
     const { report, committed } = await load(dir);

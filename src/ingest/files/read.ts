@@ -8,6 +8,7 @@ import { detectFormat, tableFromName, type FileFormat } from './detect.js';
 import { readNdjson } from './ndjson.js';
 import { readParquet } from './parquet.js';
 import { DEFAULT_BATCH_ROWS, type FileBatch, type ReaderContext } from './reader.js';
+import { decodeUtf8 } from './text.js';
 import { blobSource, bytesSource, streamSource, type ByteSource, type ByteStreamLike } from './source.js';
 
 /** One input file: its name (for detection and errors) and exactly one of its bytes, path, stream or blob. */
@@ -49,6 +50,13 @@ export async function openSource(input: TableFileInput): Promise<ByteSource> {
   // Loaded only when a path is given, so that non-Node platforms never load node:fs.
   const { pathSource } = await import('./node-source.js');
   return pathSource(input.path!);
+}
+
+/** The whole content of an input as text (UTF-8). */
+export async function readText(input: TableFileInput): Promise<string> {
+  let text = '';
+  for await (const piece of decodeUtf8((await openSource(input)).chunks())) text += piece;
+  return text;
 }
 
 /**
