@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, formatFromMagic, tableFromColumns, tableFromName } from '../../../src/ingest/files/detect.js';
+import { detectFormat, formatFromMagic, notDumpFileReason, tableFromColumns, tableFromName } from '../../../src/ingest/files/detect.js';
 import { TABLES, type TableName } from '../../../src/schema/tables.js';
 import { readAll, utf8 } from './fixtures.js';
 
@@ -74,5 +74,16 @@ describe('format', () => {
     expect(detectFormat('trades.csv', utf8('PAR1xxxx'))).toBe('parquet');
     expect(() => detectFormat('trades.parquet', utf8('slot,ti'))).toThrow(/trades\.parquet: not a Parquet file/);
     expect(() => detectFormat('trades.bin', utf8('slot,ti'))).toThrow(/trades\.bin: unknown file format/);
+  });
+});
+
+describe('names that are not dump files', () => {
+  it('hidden files and backup, temporary or partial copies', () => {
+    for (const name of ['.blocks.csv', '.DS_Store', 'dump/blocks.arrow.bak', 'trades.csv~', 'trades.csv.orig', 'x.tmp', '.trades.csv.swp', 'trades.parquet.partial']) {
+      expect(notDumpFileReason(name), name).toBeDefined();
+    }
+    for (const name of ['blocks.arrow', 'trades.csv', '254170887.json', 'SHA256SUMS', 'bak', 'backup-trades.csv']) {
+      expect(notDumpFileReason(name), name).toBeUndefined();
+    }
   });
 });
