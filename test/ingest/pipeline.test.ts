@@ -75,30 +75,45 @@ describe('ingest pipeline', () => {
     expect(report.rejected).toBe(2);
   });
 
-  it('never lets a concurrent query see part of a block', async () => {
+  it('answers queries during an ingest, and never with part of a block', async () => {
     const rest = market.slice(15);
     const tradesPerSlot = new Map(rest.map((b) => [String(b.block.slot), b.trades.length]));
+    // ordering recorded by callbacks: the ingest under way (its number) from its call until its promise resolves
+    let ingesting: number | undefined;
     let stop = false;
-    let checks = 0;
+    let during = 0;
     const reader = (async () => {
       while (!stop) {
-        const timings = (await engine.call('chain::market::ingestion', { limit: 300 })) as { slot: string }[];
-        const trades = (await engine.call('chain::market::trades', { limit: 1000 })) as { slot: string }[];
+        const issued = ingesting;
+        const [timings, trades] = await Promise.all([
+          engine.call('chain::market::ingestion', { limit: 300 }) as Promise<{ slot: string }[]>,
+          engine.call('chain::market::trades', { limit: 1000 }) as Promise<{ slot: string }[]>,
+        ]);
+        // both were asked and answered while one ingest was under way
+        if (issued !== undefined && ingesting === issued) during++;
+        // blocks are committed in slot order: the ones an answer holds are the first ones
+        const recorded = rest.map((b) => timings.some((t) => t.slot === String(b.block.slot)));
+        const missing = recorded.indexOf(false);
+        expect(missing < 0 || !recorded.slice(missing).includes(true), 'ingestion records out of slot order').toBe(true);
         const seen = new Map<string, number>();
         for (const t of trades) seen.set(t.slot, (seen.get(t.slot) ?? 0) + 1);
         for (const [slot, expected] of tradesPerSlot) {
           const count = seen.get(slot) ?? 0;
           expect(count === 0 || count === expected, `slot ${slot}: ${count} of ${expected} trades`).toBe(true);
         }
-        expect(timings.length).toBeGreaterThan(0);
-        checks++;
         await new Promise((r) => setImmediate(r));
       }
     })();
-    for (const b of rest) await engine.ingest({ blocks: [b.block], transactions: b.transactions, trades: b.trades });
+    reader.catch(() => (stop = true)); // a failed check ends the loop; awaited below
+    for (const [i, b] of rest.entries()) {
+      ingesting = i;
+      await engine.ingest({ blocks: [b.block], transactions: b.transactions, trades: b.trades });
+      ingesting = undefined;
+      await new Promise((r) => setImmediate(r)); // the reader's turn between ingests too
+    }
     stop = true;
     await reader;
-    expect(checks).toBeGreaterThan(0);
+    expect(during, 'queries asked and answered while an ingest was under way').toBeGreaterThan(0);
     const last = (await engine.call('chain::market::trades', { limit: 1 })) as { slot: string }[];
     expect(BigInt(last[0].slot)).toBe(rest.filter((b) => b.trades.length > 0).at(-1)!.block.slot);
   });
