@@ -64,7 +64,7 @@ export async function loadInputs(
   const commit = async (chunk: FileBatch[]) => {
     incomplete.observe(chunk);
     mergeReport(report, await pipeline.commit(chunk));
-    progress(chunk[chunk.length - 1].source);
+    progress(chunk.at(-1)?.source ?? '');
   };
 
   const names = new Map<string, TokenName>();

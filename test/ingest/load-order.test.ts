@@ -75,3 +75,12 @@ describe('a mixed dump: token list, raw blocks and canonical tables in one folde
     expect(committed.slots).toEqual([11n]);
   });
 });
+
+describe('a token list with no mainnet token', () => {
+  it('loads nothing from it, and the rest as usual', async () => {
+    const dir = writeFiles(tempDir(), { 'devnet.tokenlist.json': JSON.stringify({ name: 'Devnet', tokens: [] }), 'raw.json': JSON.stringify(rawBlock(10)) });
+    const { report, committed } = await load(dir);
+    expect(report.rejected).toBe(0);
+    expect(committed.slots).toEqual([11n]);
+  });
+});
