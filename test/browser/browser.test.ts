@@ -2,17 +2,19 @@
  * Browser smoke test: the built browser entry (dist/src/index.browser.js) bundled by Vite into a
  * page (test/browser/page/), served from 127.0.0.1 and driven in Debian's headless Chromium through
  * playwright-core. In the page: DuckDB-WASM's async worker bundle, NDJSON and Parquet (parquet-wasm's
- * esm build) loaded from `{ name, bytes }`, `chain::market::trades` and `chain::market::token`, and
- * the kernel module worker. The page may fetch nothing but the local server.
+ * esm build) loaded from `{ name, bytes }` and from File and Blob objects made in the page,
+ * `chain::market::trades` and `chain::market::token`, and the kernel module worker. The page may fetch
+ * nothing but the local server.
  *
- * Needs /usr/bin/chromium (Debian package `chromium`, installed by .ci/run) and `npm run build`.
- * Without Chromium the test fails under CI and skips elsewhere.
+ * Needs Chromium (/usr/bin/chromium, Debian package `chromium`, installed by .ci/run; else `chromium`
+ * or `chromium-browser` on PATH) and `npm run build`. Without Chromium the test fails when CI is set,
+ * and elsewhere skips with a warning.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { delimiter, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
@@ -21,7 +23,15 @@ import { createTableWriter, memorySink, readTableFile } from '../../src/ingest/f
 import { createEngine } from '../../src/index.node.js';
 import type { PageFile } from './page/main.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium, else the first `chromium` or `chromium-browser` on PATH. */
+function findChromium(): string | undefined {
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    for (const name of ['chromium', 'chromium-browser']) if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+const CHROMIUM = findChromium();
 const CHROMIUM_FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -109,10 +119,10 @@ async function serveStatic(root: string): Promise<{ server: Server; origin: stri
 }
 
 function chromiumMissing(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const message = `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`;
+  if (CHROMIUM) return undefined;
+  const message = "no Chromium at /usr/bin/chromium nor on PATH (chromium, chromium-browser): install Debian's chromium (apt-get install -y chromium; .ci/run does)";
   if (process.env.CI) throw new Error(message);
-  console.warn(`browser smoke test skipped: ${message}`);
+  console.warn(`browser smoke test SKIPPED: ${message}`);
   return message;
 }
 
@@ -203,6 +213,18 @@ describe.skipIf(chromiumMissing() !== undefined)('browser (Vite bundle in Debian
     const fromParquet = JSON.parse(await page.evaluate((f) => window.__chainlens.query(f), files));
     const fromNdjson = JSON.parse(await page.evaluate((f) => window.__chainlens.query(f), DUMP));
     expect(fromParquet).toEqual(fromNdjson);
+    expect(pageErrors).toEqual([]);
+    expect(offsite).toEqual([]);
+  }, TIMEOUT);
+
+  it('loads File and Blob objects made in the page (NDJSON and Parquet) as the Node engine loads the same bytes', async () => {
+    const files: PageFile[] = [DUMP[0]!, { name: 'trades.parquet', bytes: await tradesParquet() }, DUMP[2]!];
+    const expected = await nodeAnswer(files);
+    for (const kind of ['file', 'blob'] as const) {
+      const answer = JSON.parse(await page.evaluate(([f, k]) => window.__chainlens.queryObjects(f, k), [files, kind] as const));
+      expect(answer, kind).toEqual(expected);
+      expect(answer.report, kind).toEqual({ read: 6, ingested: 6, rejected: 0, blocks: 2 });
+    }
     expect(pageErrors).toEqual([]);
     expect(offsite).toEqual([]);
   }, TIMEOUT);

@@ -7,7 +7,7 @@
 /// <reference types="vite/client" />
 import duckdbWorkerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import duckdbWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
-import { createEngine } from '../../../dist/src/index.browser.js';
+import { createEngine, type LoadSource } from '../../../dist/src/index.browser.js';
 import { startBrowserKernelWorker } from '../../../dist/src/kernels/worker-browser.js';
 
 /** A file handed over by the test: text, or bytes as a plain number array. */
@@ -30,24 +30,36 @@ const show = (text: string): string => {
   return text;
 };
 
+/** The bytes of a file handed over by the test. */
+const bytesOf = (f: PageFile): Uint8Array<ArrayBuffer> => (f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''));
+
+/** Loads `source` into a new engine; the JSON of trades, token and the load report. */
+async function answer(source: LoadSource): Promise<string> {
+  const engine = await createEngine({ duckdb: { workerUrl: duckdbWorkerUrl, wasmUrl: duckdbWasmUrl } });
+  try {
+    const report = await engine.load(source);
+    const trades = await engine.call('chain::market::trades', { limit: 10 });
+    const token = await engine.call('chain::market::token', {});
+    const [response] = await engine.request(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain::market::trades', params: { limit: 1 } }));
+    const { read, ingested, rejected, blocks } = report;
+    return show(JSON.stringify({ report: { read, ingested, rejected, blocks }, trades, token, response }));
+  } finally {
+    await engine.close();
+  }
+}
+
 const api = {
-  /** Loads the files as `{ name, bytes }` into a new engine; the JSON of trades, token and the load report. */
-  async query(files: PageFile[]): Promise<string> {
-    const engine = await createEngine({ duckdb: { workerUrl: duckdbWorkerUrl, wasmUrl: duckdbWasmUrl } });
-    try {
-      const source = files.map((f) => ({
-        name: f.name,
-        bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''),
-      }));
-      const report = await engine.load(source);
-      const trades = await engine.call('chain::market::trades', { limit: 10 });
-      const token = await engine.call('chain::market::token', {});
-      const [response] = await engine.request(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain::market::trades', params: { limit: 1 } }));
-      const { read, ingested, rejected, blocks } = report;
-      return show(JSON.stringify({ report: { read, ingested, rejected, blocks }, trades, token, response }));
-    } finally {
-      await engine.close();
-    }
+  /** Loads the files as `{ name, bytes }`. */
+  query(files: PageFile[]): Promise<string> {
+    return answer(files.map((f) => ({ name: f.name, bytes: bytesOf(f) })));
+  },
+
+  /**
+   * Loads the files as browser File objects (named, as a file picker gives them) or as Blobs (no
+   * name: the table is told from the columns), made here from the test's bytes.
+   */
+  queryObjects(files: PageFile[], kind: 'file' | 'blob'): Promise<string> {
+    return answer(files.map((f) => (kind === 'file' ? new File([bytesOf(f)], f.name) : new Blob([bytesOf(f)]))));
   },
 
   /** Runs percentilesU64 in the kernel module worker; the result as decimal strings. */
