@@ -7,7 +7,9 @@ import {
 import { blockFeeStatsReference, sampleStatsReference } from '../../src/kernels/fees-reference.js';
 import { kernelsModule } from '../../src/kernels/instance.js';
 import type { TransactionRow } from '../../src/schema/tables.js';
-import { BlockFees, POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis } from '../../src/schema/records.js';
+import { BlockFees } from '../../src/schema/records.js';
+// the suffix-to-percentile map is the oracle's own, not the schema's
+import { AT_FEE_PERCENTILES, SUFFIX_PERCENTILES } from '../oracle/percentile.js';
 import { REAL_DATA } from '../helpers/real-data.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -343,15 +345,15 @@ describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fix
     for (const [family, values] of columns) {
       const sorted = [...values].sort(ascending);
       const count = BigInt(values.length);
-      for (const suffix of STAT_SUFFIXES) {
-        const millis = suffixMillis(suffix);
+      for (const [suffix, p] of SUFFIX_PERCENTILES) {
+        const millis = p === 'mean' ? undefined : p;
         expected[`${family}_${suffix}`] = millis === undefined ? (sumOf(values) * 2n + count) / (2n * count) : at(sorted, millis);
       }
       expected[`${family}_spread`] = sorted[sorted.length - 1]! - sorted[0]!;
     }
     const sortedPositions = [...positions].sort((a, b) => a - b);
-    for (const suffix of STAT_SUFFIXES) {
-      const millis = suffixMillis(suffix);
+    for (const [suffix, p] of SUFFIX_PERCENTILES) {
+      const millis = p === 'mean' ? undefined : p;
       expected[`position_${suffix}`] = millis === undefined ? positions.reduce((s, x) => s + x, 0) / positions.length : at(sortedPositions, millis);
     }
     expected.position_spread = sortedPositions[sortedPositions.length - 1]! - sortedPositions[0]!;
@@ -360,7 +362,7 @@ describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fix
     const squares = prices.reduce((s, x) => s + x * x, 0n);
     expected.std_dev = Math.sqrt(Number(count * squares - sumOf(prices) ** 2n)) / prices.length;
     const fees = [...columns[1]![1]].sort(ascending);
-    for (const p of POSITION_AT_FEE) {
+    for (const p of AT_FEE_PERCENTILES) {
       const threshold = at(fees, p * 1000);
       const chosen = paying.filter((t) => t.priority_fee! >= threshold).map((t) => t.index / (n - 1));
       expected[`position_at_fee_p${p}`] = chosen.reduce((s, x) => s + x, 0) / chosen.length;

@@ -12,6 +12,8 @@ import { createEngine, type Engine } from '../../src/index.node.js';
 import { differences } from './compare.js';
 import { buildOracleData, ndjsonFiles, SOL, USDC, USDT } from './data.js';
 import { FEE_WINDOWS, MARKET_WINDOWS, RECO_WINDOWS, wireTime } from './format.js';
+import { goldenQueries } from './golden-queries.js';
+import { GOLDEN_RECORDS } from './golden-records.js';
 import { Oracle, type OracleParams } from './oracle.js';
 
 const data = buildOracleData();
@@ -192,5 +194,43 @@ describe.each(SUBJECTS)('engine against the oracle: $name', (subject) => {
     for (const [i, at] of AT.entries()) {
       for (const limit of [undefined, 300]) await agree(subject, 'chain::market::ingestion', { at, limit }, i);
     }
+  });
+});
+
+describe('golden records and the data set', () => {
+  const [custom, retained] = SUBJECTS as [Subject, Subject];
+
+  it('one full record per method equals its golden value, in the oracle and in the engine', async () => {
+    for (const [method, params] of goldenQueries(data)) {
+      const golden = GOLDEN_RECORDS[method]!;
+      const fromOracle = custom.oracle.answer(method, params) as Record<string, unknown>[];
+      expect(fromOracle[0], method).toEqual(golden);
+      const wire = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, k === 'at' ? wireTime(v as bigint) : v]));
+      const [entry] = (await ingested.request({ jsonrpc: '2.0', id: 1, method, params: wire })) as { result: Record<string, unknown>[] }[];
+      const record = method === 'chain::market::ingestion' ? (({ started_at, took, ...rest }) => rest)(entry!.result[0]!) : entry!.result[0]!;
+      expect(differences([record as Record<string, string>], [golden]), method).toEqual([]);
+    }
+  });
+
+  it('exercises what it claims: USD via USDT, SOL and a custom stablecoin, unknown USD, saturated blocks, refusals', () => {
+    const blocks = custom.oracle.answer('chain::market::block', { limit: 1000 }) as Record<string, unknown>[];
+    const usdOf = (base: string, quote: string) => blocks.filter((b) => b.base === base && b.quote === quote).map((b) => b.quote_usd_price);
+    expect(usdOf(SOL, USDT).every((u) => u === '1')).toBe(true);
+    expect(usdOf(data.mints.LENS, SOL).some((u) => u !== null && u !== '1')).toBe(true);
+    const orphans = usdOf(data.mints.ORPH, data.mints.LENS);
+    expect(orphans.length > 0 && orphans.every((u) => u === null)).toBe(true);
+    const xusdQuoted = custom.oracle.answer('chain::market::block', { base: data.mints.GONE, limit: 1000 }) as Record<string, unknown>[];
+    expect(xusdQuoted.length > 0 && xusdQuoted.every((b) => b.quote_usd_price === '1')).toBe(true);
+    const gone = retained.oracle.answer('chain::market::block', { base: data.mints.GONE, limit: 1000 }) as Record<string, unknown>[];
+    expect(gone.some((b) => b.quote_usd_price === null) && gone.some((b) => b.quote_usd_price !== null)).toBe(true);
+    const recs = custom.oracle.answer('chain::priorityfee::recommendation', { window: '15m', limit: 1000 }) as Record<string, unknown>[];
+    expect(recs.some((r) => r.saturated_block_share_pct !== '0')).toBe(true);
+    expect(data.blocks.some((b) => b.block_cu_limit === null) && data.blocks.some((b) => b.block_cu_limit !== null)).toBe(true);
+    expect(data.rejectedTrades.length).toBeGreaterThan(0);
+    expect(data.tradeOnlySlots.length).toBeGreaterThan(0);
+    const refused = AT.filter((at) => at !== undefined && !Array.isArray(retained.oracle.answer('chain::priorityfee::top_txs', { at })));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(AT.some((at) => at !== undefined && Array.isArray(retained.oracle.answer('chain::priorityfee::fee', { at, window: '1m' })))).toBe(true);
+    expect(AT.some((at) => at !== undefined && !Array.isArray(retained.oracle.answer('chain::priorityfee::fee', { at, window: '1h' })))).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ const NS_PER_SECOND = 1_000_000_000n;
 const NS_PER_DAY = 86_400n * NS_PER_SECOND;
 
 /** The digits of a JS number string, written out without exponent ("1.5e-7" -> "0.00000015"). */
-function withoutExponent(text: string): string {
+export function withoutExponent(text: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!match) return text;
   const [, sign, whole, fraction = '', exp] = match;

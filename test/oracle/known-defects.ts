@@ -4,6 +4,8 @@
  * (known-defects.test.ts): when one is fixed, that test fails, and its entry here goes.
  */
 
+import { withoutExponent } from './format.js';
+
 /**
  * Float4 encoding (src/schema/encode.ts, encodeFloat32): a float32 whose shortest round-trip
  * decimal needs 9 significant digits is written with its float64 digits (0.12121212482452393 for
@@ -13,6 +15,12 @@ export function float32Longhand(engine: unknown, oracle: unknown): boolean {
   if (typeof engine !== 'string' || typeof oracle !== 'string') return false;
   const digits = oracle.replace('.', '').replace(/^0+/, '');
   return digits.length === 9 && engine !== oracle && Number(engine) === Math.fround(Number(oracle));
+}
+
+/** A Float4 wire value as the engine writes it today (see float32Longhand), for tests that compare whole records. */
+export function asEngineWritesFloat32(value: string | null): string | null {
+  if (value === null || value.replace('.', '').replace(/^0+/, '').length !== 9) return value;
+  return withoutExponent(String(Math.fround(Number(value))));
 }
 
 /**
