@@ -67,7 +67,7 @@ export function feeBlocks(blocks: number, txPerBlock = 1500, seed: number | stri
     for (const tx of transactions) {
       price.push(tx.compute_unit_price);
       fee.push(tx.priority_fee ?? 0n);
-      consumed.push(tx.compute_units_consumed);
+      consumed.push(tx.compute_units_consumed ?? 0n); // the generator always knows it
       limit.push(tx.compute_unit_limit);
       index.push(tx.index);
       vote.push(tx.is_vote ? 1 : 0);
@@ -99,6 +99,7 @@ export function chunkOf(data: FeeBlocks, from: number, to: number): ChunkTransac
     priorityFee: data.priorityFee.subarray(start, end),
     computeUnitLimit: data.computeUnitLimit.subarray(start, end),
     computeUnitsConsumed: data.computeUnitsConsumed.subarray(start, end),
+    consumedKnown: new Uint8Array(rows).fill(1),
     index: data.index.subarray(start, end),
     row,
   };

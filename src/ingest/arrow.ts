@@ -7,7 +7,7 @@ import {
   type Data, type DataType, type Vector,
 } from 'apache-arrow';
 import {
-  TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
+  holdsNulls, TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
 } from '../schema/tables.js';
 
 /** The row type of each canonical table. */
@@ -41,12 +41,12 @@ export function arrowType(kind: ColumnKind): DataType {
 
 const schemas = new Map<TableName, Schema>();
 
-/** The canonical Arrow schema of a table: columns in order, optional columns nullable. */
+/** The canonical Arrow schema of a table: columns in order, optional and nullable columns nullable. */
 export function arrowSchema(table: TableName): Schema {
   let schema = schemas.get(table);
   if (!schema) {
     schema = new Schema(TABLES[table].columns.map((column) => new Field(
-      column.name, arrowType(column.kind), column.optional === true,
+      column.name, arrowType(column.kind), holdsNulls(column),
       column.kind === 'ns' ? new Map([[NANOS_METADATA_KEY, 'ns']]) : null,
     )));
     schemas.set(table, schema);
@@ -95,7 +95,7 @@ export class TableBuilder {
   constructor(readonly table: TableName, capacity = 1024) {
     this.capacity = Math.max(1, capacity);
     this.columns = TABLES[table].columns.map((column) => ({
-      kind: column.kind, name: column.name, nullable: column.optional === true,
+      kind: column.kind, name: column.name, nullable: holdsNulls(column),
       values: newStore(column.kind, this.capacity), valid: undefined, nulls: 0,
     }));
     this.reset();
@@ -107,7 +107,7 @@ export class TableBuilder {
   }
 
   /**
-   * Appends one row: values in canonical column order; null (or undefined) only in optional columns.
+   * Appends one row: values in canonical column order; null (or undefined) only in optional and nullable columns.
    * Throws a TypeError or RangeError naming the column when a value does not fit its kind.
    */
   append(values: ArrayLike<unknown>): void {
@@ -118,7 +118,7 @@ export class TableBuilder {
 
   /**
    * Appends one row without checks: for values that validate.ts's normalisers produced (each of its
-   * column's kind and range, null only in optional columns).
+   * column's kind and range, null only in optional and nullable columns).
    */
   appendNormalized(values: ArrayLike<unknown>): void {
     if (this.count === this.capacity) this.grow();
@@ -275,7 +275,7 @@ export function rowsToTable<T extends TableName>(table: T, rows: readonly RowOf<
 }
 
 /**
- * Plain-object rows of a canonical Table (every column present; null for a null optional value).
+ * Plain-object rows of a canonical Table (every column present; null for a null value).
  * Meant for tests and small paths: it reads value by value.
  */
 export function tableToRows<T extends TableName>(table: T, data: Table): RowOf<T>[] {
@@ -308,10 +308,10 @@ function cellValue(kind: ColumnKind, vector: Vector, i: number): unknown {
  */
 export function conformTable(table: TableName, data: Table): Table {
   const schema = arrowSchema(table);
-  const sources = schema.fields.map((field) => {
+  const sources = schema.fields.map((field, j) => {
     const index = data.schema.fields.findIndex((f) => f.name === field.name);
     if (index < 0) {
-      if (!field.nullable) throw new TypeError(`not a ${table} table: no column ${field.name}`);
+      if (!TABLES[table].columns[j].optional) throw new TypeError(`not a ${table} table: no column ${field.name}`);
       return -1;
     }
     const actual = data.schema.fields[index].type;

@@ -15,7 +15,10 @@ export interface ChunkTransactions {
   computeUnitPrice: BigUint64Array;
   priorityFee: BigUint64Array;
   computeUnitLimit: Uint32Array;
+  /** 0 where compute_units_consumed is null (unknown to the source). */
   computeUnitsConsumed: BigUint64Array;
+  /** 1 where compute_units_consumed is known, 0 where it is null. */
+  consumedKnown: Uint8Array;
   index: Uint32Array;
   /** Row of each entry in the input table (for the string columns, read only when needed). */
   row: Uint32Array;
@@ -57,6 +60,16 @@ export function chunkTransactions(table: Table): ChunkTransactions {
     return out;
   };
   const limits = table.getChild('compute_unit_limit')!.toArray() as Uint32Array;
+  const consumed = table.getChild('compute_units_consumed')!;
+  const computeUnitsConsumed = pick64('compute_units_consumed');
+  const consumedKnown = new Uint8Array(n).fill(1);
+  if (consumed.nullCount > 0) {
+    for (let i = 0; i < n; i++) {
+      if (consumed.isValid(order[i])) continue;
+      consumedKnown[i] = 0;
+      computeUnitsConsumed[i] = 0n;
+    }
+  }
   const out: ChunkTransactions = {
     slots: [],
     offsets: new Uint32Array(0),
@@ -65,7 +78,8 @@ export function chunkTransactions(table: Table): ChunkTransactions {
     computeUnitPrice: pick64('compute_unit_price'),
     priorityFee: pick64('priority_fee'),
     computeUnitLimit: order.map((r) => limits[r]),
-    computeUnitsConsumed: pick64('compute_units_consumed'),
+    computeUnitsConsumed,
+    consumedKnown,
     index: order.map((r) => index[r]),
     row: order,
   };

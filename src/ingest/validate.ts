@@ -244,7 +244,7 @@ export class BatchValidator {
     for (let j = 0; j < columns.length; j++) {
       const value = values[j];
       if (value === null || value === undefined) {
-        if (columns[j].optional) {
+        if (columns[j].optional || (value === null && columns[j].nullable)) {
           scratch[j] = null;
           continue;
         }

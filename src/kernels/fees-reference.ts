@@ -103,12 +103,13 @@ export function blockFeeStatsReference(block: BlockColumns): BlockFeeStats {
   const position: number[] = [];
   let free = 0;
   let fees = 0n;
-  let consumed = 0n;
+  let consumed: bigint | null = 0n;
   let budget = 0n;
   for (let i = 0; i < n; i++) {
     if (block.isVote[i] !== 0) continue;
     fees += block.priorityFee[i]!;
-    consumed += block.computeUnitsConsumed[i]!;
+    const known = !block.consumedKnown || block.consumedKnown[i] !== 0;
+    consumed = consumed === null || !known ? null : consumed + block.computeUnitsConsumed[i]!;
     budget += BigInt(block.computeUnitLimit[i]!);
     if (block.computeUnitPrice[i] === 0n) {
       free++;
@@ -133,6 +134,6 @@ export function blockFeeStatsReference(block: BlockColumns): BlockFeeStats {
     total_priority_fees: fees,
     total_compute_units: consumed,
     total_compute_budget: budget,
-    cu_utilization_pct: budget === 0n ? null : (100 * Number(consumed)) / Number(budget),
+    cu_utilization_pct: budget === 0n || consumed === null ? null : (100 * Number(consumed)) / Number(budget),
   };
 }

@@ -5,7 +5,8 @@
  *
  * Values: u64 statistics are `bigint`, counts `number`, floats `number`. A statistic of an empty
  * sample set (no fee-paying transaction) is `null`, integer and float fields alike, and so is
- * cu_utilization_pct when no compute units were requested.
+ * cu_utilization_pct when no compute units were requested. total_compute_units and cu_utilization_pct
+ * are `null` too when a non-vote transaction's consumed compute units are unknown (`consumedKnown`).
  */
 import {
   BlockFees, POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type BlockFeesRecord,
@@ -38,7 +39,9 @@ export type SampleStats = {
 
 /** One block's record: every BlockFees field but id, slot and timestamp. */
 export type BlockFeeStats = SampleStats & {
-  [K in TotalField]: FieldOf<K>[1] extends 'Uint4' ? number : FieldOf<K>[1] extends 'Uint8' ? bigint : number | null;
+  [K in TotalField]: FieldOf<K>[1] extends 'Uint4'
+    ? number
+    : K extends 'total_compute_units' ? bigint | null : FieldOf<K>[1] extends 'Uint8' ? bigint : number | null;
 };
 
 /** Sample columns, one entry per fee-paying transaction; all of one length. */
@@ -57,7 +60,10 @@ export interface BlockColumns {
   /** Priority fee, lamports. */
   priorityFee: BigUint64Array;
   computeUnitLimit: Uint32Array;
+  /** Consumed compute units; any value where `consumedKnown` is 0. */
   computeUnitsConsumed: BigUint64Array;
+  /** 0 where the consumed compute units are unknown; absent when every value is known. */
+  consumedKnown?: Uint8Array;
   /** Index of the transaction in its block. */
   index: Uint32Array;
 }
@@ -195,7 +201,8 @@ export function createFeeKernels(module: WebAssembly.Module = feeKernelsModule()
   function blockFeeStatsMany(blocks: ManyBlockColumns): BlockFeeStats[] {
     const { offsets } = blocks;
     const rows = blocks.isVote.length;
-    for (const column of [blocks.computeUnitPrice, blocks.priorityFee, blocks.computeUnitLimit, blocks.computeUnitsConsumed, blocks.index]) {
+    const columns = [blocks.computeUnitPrice, blocks.priorityFee, blocks.computeUnitLimit, blocks.computeUnitsConsumed, blocks.index];
+    for (const column of blocks.consumedKnown ? [...columns, blocks.consumedKnown] : columns) {
       if (column.length !== rows) throw new Error('blockFeeStatsMany: the transaction columns differ in length');
     }
     const count = offsets.length - 1;
@@ -230,6 +237,7 @@ export function createFeeKernels(module: WebAssembly.Module = feeKernelsModule()
       for (let b = b0; b < b1; b++) result[b] = readBlock(u64, f64, out + (b - b0) * record);
       b0 = b1;
     }
+    if (blocks.consumedKnown) forgetUnknownConsumed(blocks, blocks.consumedKnown, result);
     return result;
   }
 
@@ -291,6 +299,21 @@ function readBlock(u64: BigUint64Array, f64: Float64Array, base: number): BlockF
       : Number.isNaN(f64[at]!) ? null : f64[at]!;
   }
   return block as BlockFeeStats;
+}
+
+/**
+ * Nulls total_compute_units and cu_utilization_pct of the blocks in which a non-vote transaction's
+ * consumed compute units are unknown: a sum with an unknown term is unknown (docs/semantics.md).
+ */
+function forgetUnknownConsumed(blocks: ManyBlockColumns, known: Uint8Array, records: BlockFeeStats[]): void {
+  for (let b = 0; b < records.length; b++) {
+    for (let i = blocks.offsets[b]!; i < blocks.offsets[b + 1]!; i++) {
+      if (known[i] || blocks.isVote[i]) continue;
+      records[b]!.total_compute_units = null;
+      records[b]!.cu_utilization_pct = null;
+      break;
+    }
+  }
 }
 
 let shared: FeeKernels | undefined;

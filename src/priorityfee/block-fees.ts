@@ -20,6 +20,7 @@ function kernelInput(c: ChunkTransactions): ManyBlockColumns {
   return {
     offsets: c.offsets.slice(), isVote: c.isVote.slice(), computeUnitPrice: c.computeUnitPrice.slice(), priorityFee: c.priorityFee.slice(),
     computeUnitLimit: c.computeUnitLimit.slice(), computeUnitsConsumed: c.computeUnitsConsumed.slice(), index: c.index.slice(),
+    consumedKnown: c.consumedKnown.slice(),
   };
 }
 

@@ -37,14 +37,17 @@ const fillOfKey = (key: bigint): number => ((fillKey[0] = key), fillBits[0]);
 interface BlockPart {
   prices: BigUint64Array;
   positions: Float64Array;
+  /** Consumed compute units of the fee-paying transactions that know them. */
   consumed: BigUint64Array;
   /** Lowest and median (nearest-rank p50) fee-paying price; undefined without fee-paying transactions. */
   minPrice?: bigint;
   medianPrice?: bigint;
-  fill: bigint;
+  /** Key of the block fill; undefined when a transaction's consumed compute units are unknown. */
+  fill?: bigint;
   txCount: number;
   noPriorityTxCount: number;
   totalTxCount: number;
+  /** Consumed compute units of the non-vote transactions that know them, and their number. */
   nonVoteConsumed: bigint;
   nonVoteCount: number;
 }
@@ -56,19 +59,23 @@ function blockPart(c: ChunkTransactions, b: number, cuLimit: bigint): BlockPart 
   const prices: bigint[] = [];
   const positions: number[] = [];
   const consumed: bigint[] = [];
-  let noPriority = 0, nonVote = 0, nonVoteConsumed = 0n, allConsumed = 0n;
+  let noPriority = 0, nonVoteKnown = 0, nonVoteConsumed = 0n, allConsumed = 0n, allKnown = true;
   for (let i = start; i < end; i++) {
+    const known = c.consumedKnown[i] === 1;
     allConsumed += c.computeUnitsConsumed[i];
+    allKnown &&= known;
     if (c.isVote[i]) continue;
-    nonVote++;
-    nonVoteConsumed += c.computeUnitsConsumed[i];
+    if (known) {
+      nonVoteKnown++;
+      nonVoteConsumed += c.computeUnitsConsumed[i];
+    }
     if (c.computeUnitPrice[i] === 0n) {
       noPriority++;
       continue;
     }
     prices.push(c.computeUnitPrice[i]);
     positions.push(n === 1 ? 0 : c.index[i] / (n - 1));
-    consumed.push(c.computeUnitsConsumed[i]);
+    if (known) consumed.push(c.computeUnitsConsumed[i]);
   }
   const sorted = [...prices].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
@@ -77,12 +84,12 @@ function blockPart(c: ChunkTransactions, b: number, cuLimit: bigint): BlockPart 
     consumed: BigUint64Array.from(consumed),
     minPrice: sorted[0],
     medianPrice: sorted.length ? sorted[Math.max(0, Math.ceil(sorted.length / 2) - 1)] : undefined,
-    fill: keyOfFill((100 * Number(allConsumed)) / Number(cuLimit)),
+    fill: allKnown ? keyOfFill((100 * Number(allConsumed)) / Number(cuLimit)) : undefined,
     txCount: prices.length,
     noPriorityTxCount: noPriority,
     totalTxCount: n,
     nonVoteConsumed,
-    nonVoteCount: nonVote,
+    nonVoteCount: nonVoteKnown,
   };
 }
 
@@ -109,11 +116,11 @@ class RecommendationWindow {
     if (sign > 0) {
       this.#prices.add(part.prices, part.positions);
       this.#consumed.add(part.consumed);
-      this.#fills.addOne(part.fill);
+      if (part.fill !== undefined) this.#fills.addOne(part.fill);
     } else {
       this.#prices.remove(part.prices, part.positions);
       this.#consumed.remove(part.consumed);
-      this.#fills.removeOne(part.fill);
+      if (part.fill !== undefined) this.#fills.removeOne(part.fill);
     }
     if (part.minPrice !== undefined) {
       if (sign > 0) this.#blockMins.addOne(part.minPrice);
@@ -153,20 +160,20 @@ class RecommendationWindow {
       is_valid: this.#txCount >= settings.minSamples,
     };
     const samples = this.#prices.size;
-    const medianConsumed = samples ? this.#consumed.percentile(50_000) : 0n;
-    const cuLimit = samples ? min((11n * medianConsumed + 9n) / 10n, MAX_CU_LIMIT) : null;
+    // over the fee-paying transactions that know their consumed compute units
+    const cuLimit = this.#consumed.size ? min((11n * this.#consumed.percentile(50_000) + 9n) / 10n, MAX_CU_LIMIT) : null;
     for (const [tier, percent] of TIERS) {
       const price = samples ? this.#prices.percentile(percent * 1000) : null;
       values[`${tier}_price`] = price;
-      values[`${tier}_fee`] = price === null ? null : priorityFeeOf(price, cuLimit!);
+      values[`${tier}_fee`] = price === null || cuLimit === null ? null : priorityFeeOf(price, cuLimit);
       values[`${tier}_cu_limit`] = cuLimit === null ? null : Number(cuLimit);
       values[`${tier}_landing_rank_pct`] = price === null ? null : (100 * this.#prices.payloadSumAtLeast(price)) / this.#prices.countAtLeast(price);
       values[`${tier}_landing_inclusion_pct`] =
         price === null ? null : (100 * this.#blockMins.countAtMost(price)) / this.#blockMins.size;
     }
-    const blocks = this.#fills.size;
-    values.median_block_fill_pct = fillOfKey(this.#fills.percentile(50_000));
-    values.saturated_block_share_pct = (100 * this.#fills.countAtLeast(keyOfFill(settings.saturatedFillPct))) / blocks;
+    const blocks = this.#fills.size; // the window's blocks whose fill is known
+    values.median_block_fill_pct = blocks ? fillOfKey(this.#fills.percentile(50_000)) : null;
+    values.saturated_block_share_pct = blocks ? (100 * this.#fills.countAtLeast(keyOfFill(settings.saturatedFillPct))) / blocks : null;
     values.fee_volatility = this.#volatility();
     values.avg_cu_per_tx = this.#nonVoteCount ? Number(this.#nonVoteConsumed) / this.#nonVoteCount : null;
     return Object.fromEntries(Recommendation.fields.map(([name]) => [name, values[name]])) as RecommendationRecord;

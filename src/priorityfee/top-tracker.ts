@@ -69,7 +69,7 @@ export class TopTransactionsTracker implements ChunkObserver {
       const entries = blockTop(columns, b, (i, row) => ({
         signature: strings.signature.get(row), signer: strings.signer.get(row), program: strings.program.get(row), slot, index: columns.index[i]!,
         timestamp: time, price: columns.computeUnitPrice[i]!, limit: columns.computeUnitLimit[i]!,
-        consumed: columns.computeUnitsConsumed[i]!, fee: columns.priorityFee[i]!,
+        consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null, fee: columns.priorityFee[i]!,
       }));
       list = this.#expire(advance(list, entries), time + 1n);
       if (streamed) updates.push({ method: METHOD, slot, timestamp: time, records: this.#records(list, CAP) });

@@ -41,7 +41,8 @@ export interface TopEntry {
   timestamp: bigint;
   price: bigint;
   limit: number;
-  consumed: bigint;
+  /** null when the source does not know it. */
+  consumed: bigint | null;
   fee: bigint;
 }
 
@@ -56,7 +57,7 @@ export function rowToTopEntry(r: Record<string, unknown>): TopEntry {
     timestamp: r.timestamp as bigint,
     price: r.compute_unit_price as bigint,
     limit: Number(r.compute_unit_limit),
-    consumed: r.compute_units_consumed as bigint,
+    consumed: r.compute_units_consumed as bigint | null,
     fee: r.priority_fee as bigint,
   };
 }

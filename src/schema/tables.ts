@@ -4,7 +4,8 @@
  * are derived from them.
  *
  * Column kinds: u64/u32/u8 unsigned integers (u64 kept exact as bigint), `ns` int64 nanoseconds since
- * the Unix epoch, utf8 strings, bool. `optional` columns may be absent from a file and hold nulls.
+ * the Unix epoch, utf8 strings, bool. `optional` columns may be absent from a file and hold nulls;
+ * `nullable` columns must be present but a value may be null (unknown to the source).
  */
 export type ColumnKind = 'u64' | 'u32' | 'u8' | 'ns' | 'utf8' | 'bool' | 'mint';
 
@@ -12,8 +13,14 @@ export type ColumnKind = 'u64' | 'u32' | 'u8' | 'ns' | 'utf8' | 'bool' | 'mint';
 export interface Column {
   readonly name: string;
   readonly kind: ColumnKind;
+  /** The column may be absent (then all null). */
   readonly optional?: boolean;
+  /** The column is required, but a value may be null: the source does not know it. */
+  readonly nullable?: boolean;
 }
+
+/** Whether a column's values may be null (an optional or a nullable column). */
+export const holdsNulls = (column: Column): boolean => column.optional === true || column.nullable === true;
 
 /** A canonical table: name and ordered columns. */
 export interface TableSchema {
@@ -38,7 +45,8 @@ export const TRANSACTIONS: TableSchema = {
   columns: [
     col('slot', 'u64'), col('index', 'u32'), col('signature', 'utf8'), col('signer', 'mint'), col('program', 'mint'),
     col('is_vote', 'bool'), col('failed', 'bool'), col('compute_unit_price', 'u64'), col('compute_unit_limit', 'u32'),
-    col('compute_units_consumed', 'u64'), col('priority_fee', 'u64', true),
+    // null where the source does not know it (getBlock from RPC nodes before v1.10)
+    { name: 'compute_units_consumed', kind: 'u64', nullable: true }, col('priority_fee', 'u64', true),
   ],
 };
 
@@ -92,7 +100,8 @@ export interface TransactionRow {
   failed: boolean;
   compute_unit_price: bigint;
   compute_unit_limit: number;
-  compute_units_consumed: bigint;
+  /** null when the source does not know it. */
+  compute_units_consumed: bigint | null;
   priority_fee?: bigint | null;
 }
 export interface TradeRow {

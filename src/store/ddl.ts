@@ -3,7 +3,7 @@
  * and one materialized table per record of `RECORDS`. No column list is written here.
  */
 import { RECORDS, type RecordSchema } from '../schema/records.js';
-import { TABLES, type ColumnKind, type TableName } from '../schema/tables.js';
+import { holdsNulls, TABLES, type ColumnKind, type TableName } from '../schema/tables.js';
 import type { WireType } from '../schema/wire.js';
 import { sqlIdent } from './sql.js';
 
@@ -59,11 +59,11 @@ export function recordTableName(record: RecordSchema): string {
   return snakeCase(record.name);
 }
 
-/** Canonical tables: optional columns are nullable, the others NOT NULL. */
+/** Canonical tables: optional and nullable columns are nullable, the others NOT NULL. */
 export const CANONICAL_TABLES: Record<TableName, SqlTable> = Object.fromEntries(
   Object.values(TABLES).map((t) => [
     t.name,
-    { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind], nullable: c.optional === true })) },
+    { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind], nullable: holdsNulls(c) })) },
   ]),
 ) as unknown as Record<TableName, SqlTable>;
 

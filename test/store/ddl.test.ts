@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDS } from '../../src/schema/records.js';
-import { TABLES } from '../../src/schema/tables.js';
+import { holdsNulls, TABLES } from '../../src/schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, recordTableName, snakeCase } from '../../src/store/ddl.js';
 import { openDuckDBNode } from '../../src/store/duckdb-node.js';
 import { sqlIdent, sqlInteger, sqlLiteral, sqlString } from '../../src/store/sql.js';
@@ -51,7 +51,7 @@ describe('store DDL', () => {
 
   it('creates the canonical tables with the columns, order, types and nullability of TABLES', () => {
     for (const table of Object.values(TABLES)) {
-      expect(columnsOf(table.name)).toEqual(table.columns.map((c) => [c.name, KIND_TYPE[c.kind], c.optional === true]));
+      expect(columnsOf(table.name)).toEqual(table.columns.map((c) => [c.name, KIND_TYPE[c.kind], holdsNulls(c)]));
     }
   });
 

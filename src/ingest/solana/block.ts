@@ -97,7 +97,7 @@ export function decodeBlock(raw: unknown, origin: BlockOrigin, settings: DecodeS
     }
   });
   if (missingComputeUnits > 0) {
-    warn('transactions', `${missingComputeUnits} transactions have no meta.computeUnitsConsumed: 0 used`);
+    warn('transactions', `${missingComputeUnits} transactions have no meta.computeUnitsConsumed: their consumed compute units are unknown (null)`);
   }
   return {
     block,

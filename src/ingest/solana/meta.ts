@@ -18,7 +18,7 @@ export interface TransactionMeta {
   readonly postBalances: readonly bigint[];
   readonly preTokenBalances: readonly TokenBalance[];
   readonly postTokenBalances: readonly TokenBalance[];
-  /** null when the RPC predates the field (before v1.10). */
+  /** null when the RPC predates the field (before v1.10) or gives null. */
   readonly computeUnitsConsumed: bigint | null;
   readonly loadedAddresses: unknown;
 }
@@ -35,7 +35,9 @@ export function readMeta(raw: unknown, field: string): TransactionMeta {
     preTokenBalances: tokenBalances(raw.preTokenBalances, `${field}.preTokenBalances`),
     postTokenBalances: tokenBalances(raw.postTokenBalances, `${field}.postTokenBalances`),
     computeUnitsConsumed:
-      raw.computeUnitsConsumed === undefined ? null : toU64(raw.computeUnitsConsumed, `${field}.computeUnitsConsumed`),
+      raw.computeUnitsConsumed === undefined || raw.computeUnitsConsumed === null
+        ? null
+        : toU64(raw.computeUnitsConsumed, `${field}.computeUnitsConsumed`),
     loadedAddresses: raw.loadedAddresses,
   };
 }

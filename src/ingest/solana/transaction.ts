@@ -25,7 +25,7 @@ export interface DecodedEntry {
   readonly anomaly: ComputeBudgetAnomaly | null;
   /** Every token balance of the entry, for the tokens table. */
   readonly tokenBalances: readonly TokenBalance[];
-  /** True when meta had no computeUnitsConsumed (RPC before v1.10) and 0 was used. */
+  /** True when meta had no computeUnitsConsumed (RPC before v1.10): the row's compute_units_consumed is null. */
   readonly missingComputeUnits: boolean;
 }
 
@@ -65,7 +65,7 @@ export function decodeEntry(
     failed: meta.failed,
     compute_unit_price: budget.computeUnitPrice,
     compute_unit_limit: budget.computeUnitLimit,
-    compute_units_consumed: meta.computeUnitsConsumed ?? 0n,
+    compute_units_consumed: meta.computeUnitsConsumed,
     priority_fee: priorityFee(budget.computeUnitPrice, budget.computeUnitLimit),
   };
   const trade = transaction.is_vote

@@ -41,11 +41,16 @@ function expectedBlockFees(twinPath: string) {
   const signatures = raw.transactions.reduce((n, t) => n + chargedSignatures(t), 0);
   const nonVote = raw.transactions.filter((t) => !isSimpleVote(t));
   const priced = nonVote.filter((t) => (computeBudgetRequests(t).price ?? 0n) > 0n).length;
+  // a sum with an unknown term (no meta.computeUnitsConsumed before RPC v1.10) is unknown
+  const consumed = nonVote.every((t) => t.meta.computeUnitsConsumed !== undefined)
+    ? String(nonVote.reduce((sum, t) => sum + BigInt(t.meta.computeUnitsConsumed!), 0n))
+    : null;
   return {
     total_tx_count: String(raw.transactions.length),
     tx_count: String(priced),
     no_priority_tx_count: String(nonVote.length - priced),
     total_priority_fees: String(totalFees(raw) - 5000n * BigInt(signatures)),
+    total_compute_units: consumed,
   };
 }
 
@@ -89,11 +94,22 @@ describe('raw getBlock files through engine.load', () => {
     expect(first.results.blockFees).toHaveLength(1);
     expect(first.results.blockFees[0]).toMatchObject({ slot, ...expectedBlockFees(files[0]) });
     expect(first.results.trades).toHaveLength(loadBlock(files[0]).decoded.trades.length);
+    const known = loadBlock(files[0]).raw.transactions.every((t) => t.meta.computeUnitsConsumed !== undefined);
+    const [point] = first.results.recommendation;
+    if (known) {
+      expect(first.results.blockFees[0].cu_utilization_pct).not.toBeNull();
+      expect([point.avg_cu_per_tx, point.median_block_fill_pct, point.saturated_block_share_pct]).not.toContain(null);
+    } else {
+      // 2021: no transaction knows its consumed compute units
+      expect(first.results.blockFees[0]).toMatchObject({ total_compute_units: null, cu_utilization_pct: null });
+      expect(point).toMatchObject({ avg_cu_per_tx: null, median_block_fill_pct: null, saturated_block_share_pct: null });
+    }
   });
 
   it('block 110360000 (jsonParsed only) has the fee figures of its raw entries', async () => {
     const path = 'parsed-blocks/block-110360000.jsonparsed.json';
     const { results } = await answers(path);
-    expect(results.blockFees[0]).toMatchObject({ slot: '110360000', ...expectedBlockFees(path) });
+    expect(results.blockFees[0]).toMatchObject({ slot: '110360000', ...expectedBlockFees(path), total_compute_units: null, cu_utilization_pct: null });
+    expect(results.recommendation[0]).toMatchObject({ avg_cu_per_tx: null, median_block_fill_pct: null, saturated_block_share_pct: null });
   });
 });

@@ -20,7 +20,7 @@ const VOTE = 'Vote111111111111111111111111111111111111111';
 /** One raw transaction entry; `transaction` is an object (json, jsonParsed) or [data, 'base64']. */
 export interface RawEntry {
   transaction: any;
-  meta: { fee: number | bigint; err: unknown; loadedAddresses?: { writable: string[]; readonly: string[] } };
+  meta: { fee: number | bigint; err: unknown; computeUnitsConsumed?: number | bigint; loadedAddresses?: { writable: string[]; readonly: string[] } };
   version?: unknown;
 }
 

@@ -66,6 +66,15 @@ describe.each(CASES)('$name', (c) => {
     expect(holds).toBe(c.count);
   });
 
+  it('consumed compute units are meta.computeUnitsConsumed, null where the block predates it', () => {
+    const twin = twinOf(c);
+    const { decoded } = loadBlock(file(c.base, c.twin));
+    const expected = twin.transactions.map((t) => (t.meta.computeUnitsConsumed === undefined ? null : BigInt(t.meta.computeUnitsConsumed)));
+    expect(decoded.transactions.map((t) => t.compute_units_consumed)).toEqual(expected);
+    const unknown = expected.filter((v) => v === null).length;
+    expect(decoded.warnings.filter((w) => w.message.includes('computeUnitsConsumed'))).toHaveLength(unknown > 0 ? 1 : 0);
+  });
+
   it('votes are the simple vote transactions, failures those with meta.err', () => {
     const twin = twinOf(c);
     const rows = loadBlock(file(c.base, c.twin)).decoded.transactions;
@@ -215,6 +224,7 @@ describe('block 100356971 (2021-10: before compute budgets and computeUnitsConsu
   it('has no ComputeBudget instruction, no computeUnitsConsumed and no rewards: every fee is 5000 per signature', () => {
     const { raw, decoded } = loadBlock(path);
     expect(raw.transactions.every((t) => !('computeUnitsConsumed' in t.meta))).toBe(true);
+    expect(decoded.transactions.every((t) => t.compute_units_consumed === null)).toBe(true);
     expect(raw.rewards ?? []).toEqual([]);
     expect(decoded.blocks[0]).toMatchObject({ slot: 100356971n, parent_slot: 100356970n, block_height: 89923086n, leader: null, timestamp: 1633690951n * 1_000_000_000n });
     expect(decoded.transactions.every((t) => t.priority_fee === 0n && t.compute_unit_price === 0n)).toBe(true);
