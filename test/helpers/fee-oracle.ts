@@ -34,7 +34,8 @@ interface Sample {
 /** Samples and counters of a list of blocks (each with all its transactions). */
 export function collect(blocks: { transactions: TransactionRow[] }[]) {
   const samples: Sample[] = [];
-  let txCount = 0, noPriority = 0, total = 0, fees = 0n, consumed = 0n, budget = 0n;
+  let txCount = 0, noPriority = 0, total = 0, fees = 0n, budget = 0n;
+  let consumed: bigint | null = 0n; // unknown (null) once a term is unknown
   for (const { transactions } of blocks) {
     const n = transactions.length;
     total += n;
@@ -42,7 +43,7 @@ export function collect(blocks: { transactions: TransactionRow[] }[]) {
       if (tx.is_vote) continue;
       const fee = tx.priority_fee ?? (tx.compute_unit_price * BigInt(tx.compute_unit_limit) + 999_999n) / 1_000_000n;
       fees += fee;
-      consumed += tx.compute_units_consumed;
+      consumed = consumed === null || tx.compute_units_consumed === null ? null : consumed + tx.compute_units_consumed;
       budget += BigInt(tx.compute_unit_limit);
       if (tx.compute_unit_price === 0n) {
         noPriority++;
@@ -103,10 +104,10 @@ export function expectedBlock(block: BlockRow, transactions: TransactionRow[]): 
     tx_count: String(c.txCount),
     no_priority_tx_count: String(c.noPriority),
     total_priority_fees: String(c.fees),
-    total_compute_units: String(c.consumed),
+    total_compute_units: c.consumed === null ? null : String(c.consumed),
     total_tx_count: String(c.total),
     total_compute_budget: String(c.budget),
-    cu_utilization_pct: c.budget === 0n ? null : f32((100 * Number(c.consumed)) / Number(c.budget)),
+    cu_utilization_pct: c.budget === 0n || c.consumed === null ? null : f32((100 * Number(c.consumed)) / Number(c.budget)),
     std_dev_approx: prices.length ? String(std) : null,
     ...familyStats(c.samples),
   };

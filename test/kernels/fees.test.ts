@@ -107,8 +107,10 @@ function concat(blocks: BlockColumns[]): ManyBlockColumns {
     index: new Uint32Array(rows),
     offsets: new Uint32Array(blocks.length + 1),
   };
+  if (blocks.some((b) => b.consumedKnown)) many.consumedKnown = new Uint8Array(rows);
   let at = 0;
   blocks.forEach((b, i) => {
+    many.consumedKnown?.set(b.consumedKnown ?? new Uint8Array(b.isVote.length).fill(1), at);
     many.isVote.set(b.isVote, at);
     many.computeUnitPrice.set(b.computeUnitPrice, at);
     many.priorityFee.set(b.priorityFee, at);
@@ -248,6 +250,23 @@ describe('blockFeeStats kernel vs the reference', () => {
     expect(kernels.blockFeeStatsMany(many)).toEqual(blocks.map(blockFeeStatsReference));
   });
 
+  it('total_compute_units and cu_utilization_pct are null when a non-vote transaction does not know its consumed CUs', () => {
+    const g = generator(17);
+    const blocks = smallBlocks(400, 18).map((block) => ({ ...block, consumedKnown: Uint8Array.from(block.isVote, () => (g.float() < 0.05 ? 0 : 1)) }));
+    const stats = kernels.blockFeeStatsMany(concat(blocks));
+    expect(stats).toEqual(blocks.map(blockFeeStatsReference));
+    expect(stats.filter((s) => s.total_compute_units === null).length).toBeGreaterThan(10);
+    // by hand: an unknown vote leaves the totals known, an unknown non-vote transaction does not
+    const three: BlockColumns = {
+      isVote: Uint8Array.of(1, 0, 0), computeUnitPrice: BigUint64Array.of(0n, 5n, 0n), priorityFee: BigUint64Array.of(0n, 1n, 0n),
+      computeUnitLimit: Uint32Array.of(200_000, 100_000, 300_000), computeUnitsConsumed: BigUint64Array.of(0n, 40_000n, 60_000n),
+      consumedKnown: Uint8Array.of(0, 1, 1), index: Uint32Array.of(0, 1, 2),
+    };
+    expect(kernels.blockFeeStats(three)).toMatchObject({ total_compute_units: 100_000n, cu_utilization_pct: 25, total_compute_budget: 400_000n });
+    three.consumedKnown![2] = 0;
+    expect(kernels.blockFeeStats(three)).toMatchObject({ total_compute_units: null, cu_utilization_pct: null, total_compute_budget: 400_000n });
+  });
+
   it('a block without fee-paying transactions has its totals and null statistics', () => {
     const g = generator(11);
     for (const shape of ['all votes', 'all zero-price']) {
@@ -314,7 +333,8 @@ describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fix
     computeUnitPrice: BigUint64Array.from(rows, (t) => t.compute_unit_price),
     priorityFee: BigUint64Array.from(rows, (t) => t.priority_fee ?? 0n),
     computeUnitLimit: Uint32Array.from(rows, (t) => t.compute_unit_limit),
-    computeUnitsConsumed: BigUint64Array.from(rows, (t) => t.compute_units_consumed),
+    computeUnitsConsumed: BigUint64Array.from(rows, (t) => t.compute_units_consumed ?? 0n),
+    consumedKnown: Uint8Array.from(rows, (t) => (t.compute_units_consumed === null ? 0 : 1)),
     index: Uint32Array.from(rows, (t) => t.index),
   };
   const stats = kernels.blockFeeStats(block);
@@ -371,7 +391,7 @@ describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fix
     expected.no_priority_tx_count = nonVote.length - paying.length;
     expected.total_tx_count = n;
     expected.total_priority_fees = sumOf(nonVote.map((t) => t.priority_fee!));
-    expected.total_compute_units = sumOf(nonVote.map((t) => t.compute_units_consumed));
+    expected.total_compute_units = sumOf(nonVote.map((t) => t.compute_units_consumed!)); // a 2024 block: every value known
     expected.total_compute_budget = sumOf(nonVote.map((t) => BigInt(t.compute_unit_limit)));
     expected.cu_utilization_pct = (100 * Number(expected.total_compute_units)) / Number(expected.total_compute_budget);
 

@@ -12,7 +12,7 @@ import { nearestRank } from '../helpers/fee-oracle.js';
 const SECOND = 1_000_000_000n;
 const WINDOWS: Record<string, bigint> = { '1s': SECOND, '10s': 10n * SECOND, '1m': 60n * SECOND };
 const TIERS: [string, number][] = [['min', 0], ['low', 25], ['medium', 50], ['high', 75], ['very_high', 95], ['max', 100]];
-const market = [...generateBlocks({ minutes: 1.5, txPerBlock: 80, seed: 'reco' })];
+const market = [...generateBlocks({ minutes: 1.5, txPerBlock: 80, seed: 'reco' })]; // every consumed value known
 const CU_LIMIT = 60_000_000;
 
 const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
@@ -30,15 +30,15 @@ function oracle(last: number, w: bigint, minSamples: number) {
   for (const b of blocks) {
     const n = b.transactions.length;
     total += n;
-    fills.push((100 * Number(b.transactions.reduce((s, t) => s + t.compute_units_consumed, 0n))) / CU_LIMIT);
+    fills.push((100 * Number(b.transactions.reduce((s, t) => s + t.compute_units_consumed!, 0n))) / CU_LIMIT);
     const prices: bigint[] = [];
     for (const t of b.transactions) {
       if (t.is_vote) continue;
       nonVote++;
-      nonVoteConsumed += t.compute_units_consumed;
+      nonVoteConsumed += t.compute_units_consumed!;
       if (t.compute_unit_price === 0n) noPriority++;
       else {
-        samples.push({ price: t.compute_unit_price, position: n === 1 ? 0 : t.index / (n - 1), consumed: t.compute_units_consumed });
+        samples.push({ price: t.compute_unit_price, position: n === 1 ? 0 : t.index / (n - 1), consumed: t.compute_units_consumed! });
         prices.push(t.compute_unit_price);
       }
     }
