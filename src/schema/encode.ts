@@ -39,11 +39,11 @@ export function encodeFloat32(value: number | null): string | null {
   const f = Math.fround(value);
   if (!Number.isFinite(f)) return null;
   if (f === 0) return '0';
-  for (let precision = 1; precision < 9; precision++) {
+  // 9 significant digits always identify a float32, so the loop returns by then
+  for (let precision = 1; ; precision++) {
     const candidate = Number(f.toPrecision(precision));
     if (Math.fround(candidate) === f) return plainDecimal(String(candidate));
   }
-  return plainDecimal(String(f));
 }
 
 /** Exact decimal string of an integer value; throws on a non-integer so that no f64 rounding hides. */

@@ -42,7 +42,8 @@ export function rowToRecord<S extends RecordSchema>(schema: S, row: Record<strin
   const out: Record<string, unknown> = {};
   for (const [name, wire] of schema.fields) {
     const value = row[name];
-    out[name] = wire === 'id' || wire === 'Uint1' || wire === 'Uint4' ? Number(value) : value;
+    const small = wire === 'id' || wire === 'Uint1' || wire === 'Uint4';
+    out[name] = small && value !== null ? Number(value) : value;
   }
   return out as RecordOf<S>;
 }

@@ -6,7 +6,6 @@
  */
 import type { OracleTrade } from '../oracle/data.js';
 import type { Wire } from '../oracle/fees.js';
-import { asEngineWritesFloat32 } from '../oracle/known-defects.js';
 import { blockTradesRecord, candles, pairBlocks, trailingPoints, type PairBlock } from '../oracle/market.js';
 
 export const STABLECOINS = ['EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'];
@@ -18,16 +17,8 @@ export type OracleBlock = PairBlock;
 export const oracleBlocks = (trades: readonly OracleTrade[], threshold = 0.25): OracleBlock[] =>
   pairBlocks(trades, { stablecoins: STABLECOINS, outlierThreshold: threshold });
 
-/** The Float4 fields of these records, written as the engine writes them until its known defect is fixed. */
-function float32AsEngine(record: Wire): Wire {
-  for (const field of ['buy_sell_ratio', 'outlier_volume_pct']) {
-    if (field in record) record[field] = asEngineWritesFloat32(record[field] as string | null);
-  }
-  return record;
-}
-
 /** The chain::market::block record of one pair-block. */
-export const blockRecord = (x: OracleBlock): Wire => float32AsEngine(blockTradesRecord(x));
+export const blockRecord = (x: OracleBlock): Wire => blockTradesRecord(x);
 
 /** The candles of one pair's blocks (slot ascending), oldest first. */
 export const candleRecords = (blocks: readonly OracleBlock[], window: string): Wire[] => candles(blocks, window).map((c) => c.record);
@@ -35,5 +26,5 @@ export const candleRecords = (blocks: readonly OracleBlock[], window: string): W
 /** Volume, VWAP and TWAP records of one pair's blocks (slot ascending), one per block, oldest first. */
 export function trailingRecords(blocks: readonly OracleBlock[], window: string): { volume: Wire[]; vwap: Wire[]; twap: Wire[] } {
   const points = trailingPoints(blocks, window);
-  return { volume: points.map((p) => float32AsEngine(p.volume)), vwap: points.map((p) => p.vwap), twap: points.map((p) => p.twap) };
+  return { volume: points.map((p) => p.volume), vwap: points.map((p) => p.vwap), twap: points.map((p) => p.twap) };
 }

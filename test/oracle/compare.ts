@@ -1,19 +1,17 @@
 /**
  * Field-for-field comparison of the engine's wire answer with the oracle's. Two Float8 fields are
  * compared to 1e-12 relative: std_dev and fee_volatility are square roots of exact variances, a
- * formula the contract does not pin to the last bit; everything else must be equal as JSON, but
- * for the known defects of known-defects.ts.
+ * formula the contract does not pin to the last bit; everything else must be equal as JSON.
  */
 import type { Wire } from './fees.js';
-import { float32Longhand, nullUint4FromStore } from './known-defects.js';
 
 const NEAR_FIELDS = new Set(['std_dev', 'fee_volatility']);
 
 const near = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && Math.abs(Number(a) - Number(b)) <= 1e-12 * Math.abs(Number(b));
 
-/** Differences between two answers, as readable lines (empty when they agree); `asOf`: the query had `at`. */
-export function differences(got: readonly Wire[], want: readonly Wire[], asOf = false, max = 8): string[] {
+/** Differences between two answers, as readable lines (empty when they agree). */
+export function differences(got: readonly Wire[], want: readonly Wire[], max = 8): string[] {
   const out: string[] = [];
   if (got.length !== want.length) out.push(`length ${got.length}, oracle ${want.length}`);
   for (let i = 0; i < Math.min(got.length, want.length) && out.length < max; i++) {
@@ -23,7 +21,6 @@ export function differences(got: readonly Wire[], want: readonly Wire[], asOf = 
     if (Object.keys(g).join() !== keys.join()) out.push(`#${i} fields ${Object.keys(g).join()} != ${keys.join()}`);
     for (const k of keys) {
       if (g[k] === w[k] || (NEAR_FIELDS.has(k) && near(g[k], w[k]))) continue;
-      if (float32Longhand(g[k], w[k]) || nullUint4FromStore(k, g[k], w[k], asOf)) continue;
       out.push(`#${i} ${k}: engine ${JSON.stringify(g[k])}, oracle ${JSON.stringify(w[k])}`);
       if (out.length >= max) break;
     }
