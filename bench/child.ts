@@ -4,15 +4,27 @@
  * one JSON line with its results as the last line of its output.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The marker before a child's result line. */
 const RESULT = 'BENCH-RESULT ';
 
+/** The repository root (this file is bench/child.ts, or dist/bench/child.js once compiled). */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
+
+/** The compiled module of `moduleUrl`: a module of the source tree (bench run by vitest) maps to its build in dist/. */
+export function compiledModule(moduleUrl: string): string {
+  const file = fileURLToPath(moduleUrl);
+  const relative = path.relative(ROOT, file);
+  if (relative.startsWith(`dist${path.sep}`) || relative.startsWith('..')) return file;
+  return path.join(ROOT, 'dist', relative.replace(/\.ts$/, '.js'));
+}
+
 /** Runs `node <module> --child <args...>` and resolves with the JSON it printed; rejects on failure. */
 export function runChild<T>(moduleUrl: string, args: readonly string[], options: { nodeArgs?: readonly string[] } = {}): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), fileURLToPath(moduleUrl), '--child', ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), compiledModule(moduleUrl), '--child', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

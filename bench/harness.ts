@@ -49,7 +49,8 @@ export interface Skipped {
 /** A target of the issue, checked against this run. */
 export interface Target {
   text: string;
-  kind: 'speedup' | 'min-rate' | 'max-latency';
+  /** max-ratio: chainlens' figure over a baseline's (memory), to stay below `required`. */
+  kind: 'speedup' | 'min-rate' | 'max-latency' | 'max-ratio';
   /** For a speedup: the baseline subject id. */
   against?: string;
   required: number;
@@ -76,6 +77,8 @@ export interface Figure {
   values?: Record<string, number | string | null>;
   /** What was cross-checked between the subjects' answers. */
   checked?: string;
+  /** When the figure was measured (set by the run; figures kept from an earlier run keep theirs). */
+  date?: string;
   /** The machine's 1, 5 and 15 minute load averages when the figure's family started. */
   load_average?: number[];
   notes: string[];

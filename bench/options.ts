@@ -3,12 +3,14 @@
  * `--quick` (or BENCH_QUICK=1): small sizes and few iterations, a smoke run of the bench code;
  * `--only=fees,percentiles` (or BENCH_ONLY): run only the named figure families;
  * `--out=PATH` (or BENCH_OUT): where the JSON goes (default bench/results/latest.json);
- * `--docs=PATH` (or BENCH_DOCS): where the markdown table goes (default docs/performance.md; `--docs=` skips it).
+ * `--docs=PATH` (or BENCH_DOCS): where the markdown table goes (default docs/performance.md; `--docs=` skips it);
+ * `--e2e-minutes=10,60` (or BENCH_E2E_MINUTES): the mainnet-profile dumps of the end-to-end family.
+ * A run of some families keeps the other families' figures of the results file it replaces.
  */
 
 /** The figure families, in the order a full run measures them. */
 export const FAMILIES = [
-  'bandwidth', 'fees', 'percentiles', 'market', 'recommendation', 'latency', 'startup', 'ingest',
+  'bandwidth', 'fees', 'percentiles', 'market', 'recommendation', 'latency', 'startup', 'ingest', 'e2e',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -18,6 +20,8 @@ export interface BenchOptions {
   readonly only: readonly Family[];
   readonly out: string;
   readonly docs: string;
+  /** Minutes of the end-to-end family's dumps (each measured; the longest also replayed). */
+  readonly e2eMinutes: readonly number[];
 }
 
 /** Parses argv (`process.argv.slice(2)`) and the environment. */
@@ -38,7 +42,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     only: only as Family[],
     out: flag('out') ?? env.BENCH_OUT ?? 'bench/results/latest.json',
     docs: flag('docs') ?? env.BENCH_DOCS ?? 'docs/performance.md',
+    e2eMinutes: minutesList(flag('e2e-minutes') ?? env.BENCH_E2E_MINUTES ?? '10,60'),
   };
+}
+
+function minutesList(text: string): number[] {
+  const minutes = text.split(',').map((m) => Number(m.trim()));
+  if (minutes.length === 0 || minutes.some((m) => !(m > 0))) throw new Error(`--e2e-minutes must list positive minutes: ${text}`);
+  return minutes;
 }
 
 /** Iteration policy of tinybench for a figure: at least `iterations` runs and `timeMs` of running. */

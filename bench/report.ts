@@ -35,6 +35,7 @@ function measuredText(target: Target, figure: Figure): string {
   if (target.measured === null) return 'n/a';
   if (target.kind === 'speedup') return `${target.measured.toFixed(1)}x`;
   if (target.kind === 'min-rate') return rate(target.measured, figure.work.unit);
+  if (target.kind === 'max-ratio') return `${target.measured.toFixed(2)}x`;
   return ms(target.measured);
 }
 
@@ -123,6 +124,48 @@ function latencyTable(figures: Figure[]): string[] {
   return lines;
 }
 
+const seconds = (v: unknown) => (typeof v === 'number' ? ms(v * 1000) : '—');
+const mibText = (v: unknown) => (typeof v === 'number' ? `${Math.round(v).toLocaleString('en-US')} MiB` : '—');
+
+/** The end-to-end section: per dump, each subject's wall, CPU and memory, chainlens' ratios, and where its time goes. */
+function endToEnd(figures: Figure[]): string[] {
+  const dumps = figures.filter((f) => f.subjects.length > 1 && f.values?.chainlens_wall_s !== undefined);
+  const others = figures.filter((f) => !dumps.includes(f));
+  const lines = [
+    '## End to end',
+    '',
+    'What a user runs: a fresh process pointed at the Parquet files of a generated mainnet-profile dump',
+    '(`chainlens generate --profile mainnet`: 2,000 pairs with heavy-tailed activity, ~120 swaps and ~1,450',
+    'transactions a block), answering (a) the per-block fee statistics of every block, (b) the 1m fee windows,',
+    '(c) the 1m candles of every pair, (d) the 1m recommendation at the newest block and (e) the 5m volume and',
+    'VWAP of the 10 most active pairs; chainlens beside native DuckDB (read_parquet + SQL) and Polars (scanParquet +',
+    'lazy group_by), the answers cross-checked between them before any figure is kept. Ratios are chainlens\' figure',
+    'over the peer\'s (below 1: chainlens is faster or smaller).',
+    '',
+  ];
+  if (figures.length === 0) return [...lines, 'Not measured in this run (`npm run bench -- --only=e2e`).', ''];
+  for (const f of dumps) {
+    const v = f.values!;
+    const load = f.load_average ? ` Load average when the family started: ${f.load_average.join(', ')}.` : '';
+    lines.push(`### ${f.title}`, '', `Data: ${f.size}.${f.date ? ` Measured ${f.date}.` : ''}${load}`, '');
+    lines.push('| subject | wall | CPU | peak RSS | blocks/s | chainlens / it: wall, CPU, RSS |', '|---|---|---|---|---|---|');
+    for (const s of f.subjects) {
+      const ratios = s.id === 'chainlens' ? '—'
+        : [v[`wall_ratio_chainlens_to_${s.id}`], v[`cpu_ratio_chainlens_to_${s.id}`], v[`rss_ratio_chainlens_to_${s.id}`]]
+          .map((r) => (typeof r === 'number' ? `${r.toFixed(2)}x` : '—')).join(', ');
+      lines.push(`| ${s.label} | ${seconds(v[`${s.id}_wall_s`])} | ${seconds(v[`${s.id}_cpu_s`])} | ${mibText(v[`${s.id}_peak_rss_mib`])} | ${rate(s.per_second, 'blocks')} | ${ratios} |`);
+    }
+    const stages = ['decode', 'validate', 'compute', 'store', 'other'].map((s) => `${s} ${Number(v[`chainlens_stage_${s}_pct`]).toFixed(0)}%`).join(', ');
+    lines.push('', `chainlens: ${rate(Number(v.chainlens_blocks_per_s), 'blocks')} and ${rate(Number(v.chainlens_transactions_per_s), 'transactions')} end to end; ` +
+      `the load alone ${seconds(v.chainlens_load_s)} (${rate(Number(v.chainlens_load_blocks_per_s), 'blocks')}). CPU by stage (profiled run): ${stages}.`, '');
+    if (f.checked) lines.push(`Cross-checked: ${f.checked}.`, '');
+  }
+  for (const f of others) lines.push(...detail(f), ...valuesTable(f.values ?? {}), '');
+  if (dumps[0]) for (const note of dumps[0].notes) lines.push(`- ${note}`);
+  lines.push('');
+  return lines;
+}
+
 function valuesTable(values: Record<string, number | string | null>): string[] {
   const lines = ['| value | |', '|---|---|'];
   const number = (v: number) => (Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(4)).toString());
@@ -175,7 +218,8 @@ export function renderReport(results: BenchResults): string {
     '```sh',
     'npm run bench                      # the full run, several minutes: writes bench/results/latest.json and this file',
     'npm run build && node dist/bench/run.js --quick --docs=    # small sizes: a smoke run of the bench code',
-    'node dist/bench/run.js --only=percentiles,market           # some families (see bench/options.ts)',
+    'node dist/bench/run.js --only=percentiles,market           # some families (see bench/options.ts); the others keep their figures',
+    'npm run bench -- --only=e2e        # end to end: generates (once, cached in .chainlens/bench/) and measures the mainnet-profile dumps',
     '```',
     '',
     `## This run`,
@@ -193,11 +237,14 @@ export function renderReport(results: BenchResults): string {
     `- Memory bandwidth (plain Float64Array sum, one thread): ${bandwidth ? gib(bandwidth) : 'not measured'}.`,
     '',
   ];
+  const kept = [...new Set(figures.filter((f) => f.date !== undefined && f.date < results.date).map((f) => `${f.family} (${f.date!.slice(0, 16)}Z)`))];
+  if (kept.length) out.splice(out.length - 1, 0, `- Kept from earlier runs (families not run this time; their figures carry the load average of their own run): ${kept.join(', ')}.`);
   if (results.failures.length) {
     out.push('**Families that failed in this run** (no figure is shown for them):', '');
     for (const f of results.failures) out.push(`- ${f.family}: \`${f.error.split('\n')[0]}\``);
     out.push('');
   }
+  out.push(...endToEnd(figures.filter((f) => f.family === 'e2e')));
   out.push('## Targets', '', ...targetTable(figures), '', '### Misses: why, and what would close them', '', ...misses(figures), '');
   if (kernels.length) {
     out.push(
@@ -217,7 +264,7 @@ export function renderReport(results: BenchResults): string {
     for (const f of kernels) out.push(...detail(f));
   }
   out.push(
-    '## End-to-end figures',
+    '## Latency, ingest and start-up',
     '',
     '### Query latency',
     '',

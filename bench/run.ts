@@ -4,9 +4,10 @@
  * memory), and writes bench/results/latest.json and the table of docs/performance.md.
  * `--quick` runs small sizes: a smoke run of the bench code, not figures to quote.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bandwidthFigure } from './bandwidth.js';
+import { e2eFigures } from './e2e/figures.js';
 import type { Figure } from './harness.js';
 import { ingestFigures } from './ingest.js';
 import { feeFigures } from './kernels-fees.js';
@@ -14,7 +15,7 @@ import { marketFigures } from './kernels-market.js';
 import { percentileFigures } from './kernels-percentiles.js';
 import { latencyFigures } from './latency.js';
 import { describeMachine, loadAverage, type Machine } from './machine.js';
-import { parseOptions, type BenchOptions, type Family } from './options.js';
+import { FAMILIES, parseOptions, type BenchOptions, type Family } from './options.js';
 import { recommendationFigures } from './recommendation.js';
 import { renderReport } from './report.js';
 import { startupFigures } from './startup.js';
@@ -42,6 +43,7 @@ const FAMILY_RUNNERS: Record<Family, (options: BenchOptions) => Promise<Figure |
   latency: latencyFigures,
   startup: startupFigures,
   ingest: ingestFigures,
+  e2e: e2eFigures,
 };
 
 /** Runs the families of `options` and returns the results (without writing them). */
@@ -64,6 +66,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     try {
       const made = await FAMILY_RUNNERS[family](options);
       for (const figure of Array.isArray(made) ? made : [made]) {
+        figure.date = new Date(begun).toISOString();
         figure.load_average = load;
         results.figures.push(figure);
         log(`  ${figure.title}: ${summary(figure)}`);
@@ -97,6 +100,17 @@ function summary(figure: Figure): string {
   return [...parts, ...targets].join('; ');
 }
 
+/**
+ * The figures of the families this run did not measure, from the results file it replaces (each
+ * with the date of the run that measured it), so that `--only` updates its families alone.
+ */
+export async function keptFigures(results: BenchResults, file: string): Promise<Figure[]> {
+  const previous = await readFile(file, 'utf8').then((text) => JSON.parse(text) as BenchResults, () => undefined);
+  if (!previous || previous.mode !== results.mode) return [];
+  const measured = new Set(results.figures.map((f) => f.family).concat(results.failures.map((f) => f.family)));
+  return previous.figures.filter((f) => !measured.has(f.family)).map((f) => ({ ...f, date: f.date ?? previous.date }));
+}
+
 /** Writes the JSON (and the markdown report unless `docs` is empty). */
 export async function writeResults(results: BenchResults, options: BenchOptions): Promise<void> {
   await mkdir(path.dirname(options.out), { recursive: true });
@@ -111,6 +125,9 @@ const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(path.ba
 if (isMain) {
   const options = parseOptions(process.argv.slice(2));
   const results = await runBench(options, (line) => console.log(line));
+  const kept = await keptFigures(results, options.out);
+  results.figures = [...results.figures, ...kept].sort((a, b) => FAMILIES.indexOf(a.family) - FAMILIES.indexOf(b.family));
+  results.memory_bandwidth_bytes_per_s ??= kept.find((f) => f.family === 'bandwidth')?.subjects[0]?.per_second ?? null;
   await writeResults(results, options);
   console.log(`wrote ${options.out}${options.docs ? ` and ${options.docs}` : ''} (${results.duration_s} s)`);
   // Native DuckDB and worker handles are closed; exit anyway so that no stray timer holds the run open.

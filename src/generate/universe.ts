@@ -51,7 +51,7 @@ export function buildUniverse(seed: number | string, size: MarketSize): Universe
   for (let i = 0; i < size.tokens - QUOTES.length; i++) {
     const decimals = DECIMALS[rng.pick(DECIMAL_WEIGHTS)];
     const mint = randomPublicKey(rng);
-    const supplyUnits = BigInt(Math.round(10 ** rng.uniform(6, 12)));
+    const supplyUnits = BigInt(Math.round(10 ** rng.uniform(6, 10))); // x 10^9 at most: below 2^64
     const label = String(i + 1).padStart(4, '0');
     synthetic.push({ mint, name: `Synthetic token ${label}`, symbol: `SYN${label}`, decimals, supply: supplyUnits * 10n ** BigInt(decimals) });
     usdPrices.push(10 ** rng.uniform(-6, 2.5));

@@ -1,8 +1,10 @@
 /**
- * The bench code compiles and runs: the quick mode of two cheap figure families, checked for the
+ * The bench code compiles and runs: the quick mode of two cheap figure families and of the end-to-end
+ * family (a tiny dump, its child processes run from dist/: build first), checked for the
  * shape of its JSON and report only. No timing is asserted here: benchmarks are not timed tests.
  */
 import { describe, expect, it } from 'vitest';
+import type { Figure } from '../../bench/harness.js';
 import { parseOptions } from '../../bench/options.js';
 import { renderReport } from '../../bench/report.js';
 import { runBench } from '../../bench/run.js';
@@ -15,8 +17,10 @@ const stats = {
 describe('bench (quick mode)', () => {
   it('parses its options', () => {
     expect(parseOptions(['--quick', '--only=fees,bandwidth', '--docs='], {})).toEqual({
-      quick: true, only: ['fees', 'bandwidth'], out: 'bench/results/latest.json', docs: '',
+      quick: true, only: ['fees', 'bandwidth'], out: 'bench/results/latest.json', docs: '', e2eMinutes: [10, 60],
     });
+    expect(parseOptions(['--e2e-minutes=2,10'], {}).e2eMinutes).toEqual([2, 10]);
+    expect(() => parseOptions(['--e2e-minutes=0'], {})).toThrow(/e2e-minutes/);
     expect(parseOptions([], { BENCH_QUICK: '1' }).quick).toBe(true);
     expect(() => parseOptions(['--only=nope'], {})).toThrow(/unknown figure family/);
   });
@@ -44,4 +48,29 @@ describe('bench (quick mode)', () => {
     expect(markdown).toContain('| Per-block priority-fee statistics |');
     expect(markdown).toContain('## Targets');
   });
+
+  it('runs the end-to-end family on a tiny dump: three subjects in fresh processes, cross-checked, every figure present', async () => {
+    const results = await runBench(parseOptions(['--quick', '--only=e2e', '--docs='], {}));
+    expect(results.failures).toEqual([]);
+    expect(results.figures.map((f) => f.id)).toEqual(['e2e.tiny', 'e2e.replay-tiny', 'e2e.first-answer-tiny']);
+    const [dump, replay, first] = results.figures as [Figure, Figure, Figure];
+    expect(dump.subjects.map((s) => s.id)).toEqual(['chainlens', 'duckdb-native', 'polars']);
+    for (const s of dump.subjects) expect(s).toMatchObject({ label: expect.any(String), stats, per_second: expect.any(Number) });
+    for (const id of ['chainlens', 'duckdb-native', 'polars']) {
+      for (const what of ['wall_s', 'cpu_s', 'peak_rss_mib']) expect(dump.values![`${id}_${what}`]).toBeGreaterThan(0);
+    }
+    const stages = ['decode', 'validate', 'compute', 'store', 'other'].map((s) => dump.values![`chainlens_stage_${s}_pct`] as number);
+    expect(stages.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 6);
+    expect(dump.values).toMatchObject({ chainlens_blocks_per_s: expect.any(Number), chainlens_load_blocks_per_s: expect.any(Number), wall_ratio_chainlens_to_polars: expect.any(Number) });
+    expect(dump.targets.map((t) => [t.kind, t.against])).toEqual([['speedup', 'duckdb-native'], ['speedup', 'polars'], ['min-rate', undefined], ['max-ratio', undefined]]);
+    for (const t of [...dump.targets, ...replay.targets]) expect(t).toMatchObject({ measured: expect.any(Number), met: expect.any(Boolean) });
+    expect(dump.checked).toMatch(/every row of \(a\)-\(e\)/);
+    expect(replay.values!.blocks_per_s).toBeGreaterThan(0);
+    expect(first.subjects.map((s) => s.id)).toEqual(['chainlens', 'duckdb-native', 'polars']);
+
+    const markdown = renderReport(results);
+    expect(markdown.indexOf('## End to end')).toBeGreaterThan(0);
+    expect(markdown.indexOf('## End to end')).toBeLessThan(markdown.indexOf('## Targets'));
+    expect(markdown).toContain('| native DuckDB (read_parquet + SQL) |');
+  }, 180_000);
 });

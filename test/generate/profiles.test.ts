@@ -57,6 +57,7 @@ describe('the mainnet universe', () => {
     expect(universe.tokens).toHaveLength(1500);
     expect(new Set(universe.tokens.map((t) => t.mint)).size).toBe(1500);
     expect(universe.tokens.slice(0, 3).map((t) => t.symbol)).toEqual(['SOL', 'USDC', 'USDT']);
+    for (const token of universe.tokens) expect(token.supply > 0n && token.supply < 2n ** 64n).toBe(true);
     expect(universe.pairs).toHaveLength(2000);
     expect(new Set(universe.pairs.map((p) => `${p.base.mint}/${p.quote.mint}`)).size).toBe(2000);
     for (const pair of universe.pairs) {

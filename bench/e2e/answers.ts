@@ -1,0 +1,158 @@
+/**
+ * The answers every end-to-end subject computes from the same dump, in one shape, and their
+ * comparison. (a) BlockFees of every block, (b) 1m WindowFees, (c) 1m candles of every pair,
+ * (d) the 1m recommendation at the newest block, (e) 5m volume and VWAP of the 10 most active pairs
+ * (most trades in the dump; ties by base, then quote), each pair's newest data point.
+ *
+ * Rows hold wire values (DESIGN.md 4): chainlens' records as its engine answers them; the peers
+ * give integers as decimal strings, floats as numbers, times as ISO strings, and are compared field
+ * by field with the record schemas: integers, times and booleans exactly, floats within a relative
+ * 1e-9 (f64: sums in another order) or 2e-6 (f32 on the wire).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { BlockFees, Candle, POSITION_AT_FEE, Recommendation, STAT_SUFFIXES, suffixMillis, Volume, Vwap, WindowFees, type RecordSchema } from '../../src/schema/records.js';
+
+/** One answer row: field name to wire value. */
+export type Row = Record<string, string | number | boolean | null>;
+
+/** The five answers of a subject. */
+export interface Answers {
+  blocks: Row[];
+  windows: Row[];
+  candles: Row[];
+  recommendation: Row[];
+  /** One row per pair: the Volume fields, then the Vwap fields prefixed `vwap.`. */
+  top: Row[];
+}
+
+/** What a subject process reports beside its answers. */
+export interface SubjectRun {
+  /** From the process start (Node's own start-up included) to the last answer, ms. */
+  wall_ms: number;
+  /** User + system CPU of the process to the last answer, all threads, ms. */
+  cpu_ms: number;
+  peak_rss_mib: number;
+  /** Steps within the run (load, queries), ms. */
+  steps: Record<string, number>;
+}
+
+/** The 1m windows, in ns. */
+export const MINUTE_NS = 60_000_000_000n;
+/** (e): the pairs and the window. */
+export const TOP_PAIRS = 10;
+export const TOP_WINDOW_NS = 5n * MINUTE_NS;
+/** minSamples of the engine (is_valid). */
+export const MIN_SAMPLES = 100;
+/** Block fill at or above which a block is saturated, and the CU cap of a recommendation. */
+export const SATURATED_FILL_PCT = 90;
+export const MAX_CU_LIMIT = 1_400_000;
+
+/** The percentile suffixes with their rank in thousandths of a percent (mean has none). */
+export const PERCENTILE_SUFFIXES = STAT_SUFFIXES.flatMap((s) => {
+  const millis = suffixMillis(s);
+  return millis === undefined ? [] : [[s, millis] as const];
+});
+export { POSITION_AT_FEE };
+
+/** Fields a peer does not compute (the USD prices need the outlier-trimmed block VWAP of each quote), and record ids. */
+const NOT_COMPARED = new Set(['id', 'open_usd', 'high_usd', 'low_usd', 'close_usd', 'volume_usd', 'buy_volume_usd', 'sell_volume_usd',
+  'total_volume_usd', 'vwap_usd', 'current_price_usd', 'cumulative_price_volume_usd', 'buy_sell_ratio']);
+
+const SCHEMAS: Record<keyof Answers, RecordSchema[]> = {
+  blocks: [BlockFees], windows: [WindowFees], candles: [Candle], recommendation: [Recommendation], top: [Volume, Vwap],
+};
+
+/** The key of a row in its answer. */
+export function rowKey(answer: keyof Answers, row: Row): string {
+  switch (answer) {
+    case 'blocks': return String(row.slot);
+    case 'windows': return String(row.window_start);
+    case 'candles': return `${row.base}/${row.quote}/${row.window_start}`;
+    case 'recommendation': return String(row.timestamp);
+    case 'top': return `${row.base}/${row.quote}`;
+  }
+}
+
+function close(a: number, b: number, relative: number): boolean {
+  return Math.abs(a - b) <= relative * Math.max(Math.abs(a), Math.abs(b)) + 1e-12;
+}
+
+function sameValue(type: string, mine: Row[string], theirs: Row[string]): boolean {
+  if (mine === null || theirs === null || mine === undefined || theirs === undefined) return (mine ?? null) === (theirs ?? null);
+  if (type === 'Float8') return close(Number(mine), Number(theirs), 1e-9);
+  if (type === 'Float4') return close(Number(mine), Number(theirs), 2e-6);
+  return String(mine) === String(theirs);
+}
+
+/** The fields of an answer's rows and their wire types (`vwap.` prefix for the second schema of `top`). */
+function fieldsOf(answer: keyof Answers): [string, string][] {
+  const [first, second] = SCHEMAS[answer];
+  const fields: [string, string][] = first!.fields.map(([name, type]) => [name, type]);
+  if (second) for (const [name, type] of second.fields) fields.push([`vwap.${name}`, type]);
+  return fields.filter(([name]) => !NOT_COMPARED.has(name.replace('vwap.', '')));
+}
+
+/**
+ * Compares `theirs` with chainlens' answers: the same keys, and every compared field equal. Returns
+ * the number of values compared; throws naming the first difference.
+ */
+export function compareAnswers(mine: Answers, theirs: Answers, who: string): number {
+  let compared = 0;
+  for (const answer of Object.keys(SCHEMAS) as (keyof Answers)[]) {
+    const fields = fieldsOf(answer);
+    const byKey = new Map(theirs[answer].map((row) => [rowKey(answer, row), row]));
+    if (byKey.size !== mine[answer].length) {
+      throw new Error(`e2e: ${who} has ${byKey.size} rows of ${answer}, chainlens ${mine[answer].length}`);
+    }
+    for (const row of mine[answer]) {
+      const key = rowKey(answer, row);
+      const other = byKey.get(key);
+      if (!other) throw new Error(`e2e: ${who} has no ${answer} row ${key}`);
+      for (const [name, type] of fields) {
+        if (!(name in other)) throw new Error(`e2e: ${who}'s ${answer} rows lack ${name}`);
+        if (!sameValue(type, row[name]!, other[name]!)) {
+          throw new Error(`e2e: ${answer} ${key} ${name}: chainlens ${row[name]}, ${who} ${other[name]}`);
+        }
+        compared++;
+      }
+    }
+  }
+  return compared;
+}
+
+/** Writes a subject's answers (after its measurement). */
+export async function writeAnswers(file: string, answers: Answers): Promise<void> {
+  await writeFile(file, JSON.stringify(answers, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+}
+
+/** Reads a subject's answers. */
+export async function readAnswers(file: string): Promise<Answers> {
+  return JSON.parse(await readFile(file, 'utf8')) as Answers;
+}
+
+/** This process's figures at the last answer. */
+export function subjectRun(steps: Record<string, number>): SubjectRun {
+  const usage = process.resourceUsage();
+  return {
+    wall_ms: process.uptime() * 1000,
+    cpu_ms: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+    peak_rss_mib: usage.maxRSS / 1024,
+    steps,
+  };
+}
+
+/** The 10 most active pairs from 1m candles (their data_points summed), most trades first; ties by base, then quote. */
+export function mostActive(candles: readonly Row[]): { base: string; quote: string }[] {
+  const trades = new Map<string, number>();
+  for (const c of candles) {
+    const key = `${c.base}/${c.quote}`;
+    trades.set(key, (trades.get(key) ?? 0) + Number(c.data_points));
+  }
+  return [...trades]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, TOP_PAIRS)
+    .map(([key]) => {
+      const [base, quote] = key.split('/');
+      return { base: base!, quote: quote! };
+    });
+}

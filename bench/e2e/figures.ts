@@ -1,0 +1,178 @@
+/**
+ * The end-to-end family: from the same Parquet files on disk to the same answers (answers.ts),
+ * chainlens beside native DuckDB and Polars, each a fresh process, on a 10-minute and a one-hour
+ * mainnet-profile dump (a tiny one in quick mode). Each subject runs once per dump (a run takes
+ * seconds to minutes), its answers cross-checked against chainlens' before any figure is kept;
+ * then chainlens runs once more under the profiler for the stage shares. Beside them: replay of
+ * the longest dump with every method subscribed, and start-up to the first answer on a 2-minute dump.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runChild } from '../child.js';
+import { speedup, statsOfSamples, type Figure, type SubjectResult, type Target } from '../harness.js';
+import type { BenchOptions } from '../options.js';
+import { compareAnswers, readAnswers, type SubjectRun } from './answers.js';
+import { ensureDump, MAINNET, TINY, type Dump } from './dumps.js';
+import { profileStages, STAGES } from './stages.js';
+
+/** The subjects: id, label, module. */
+export const E2E_SUBJECTS = [
+  ['chainlens', 'chainlens (createEngine, load, calls)', new URL('./chainlens.js', import.meta.url).href],
+  ['duckdb-native', 'native DuckDB (read_parquet + SQL)', new URL('./duckdb-native.js', import.meta.url).href],
+  ['polars', 'Polars (scanParquet + lazy group_by)', new URL('./polars.js', import.meta.url).href],
+] as const;
+
+/** Targets of the issue (the columnar engine is where they are to be met). */
+export const E2E_TARGETS = { loadBlocksPerSecond: 1_000, replayBlocksPerSecond: 500 } as const;
+
+interface ChainlensRun extends SubjectRun {
+  blocks: number;
+  rejected: number;
+}
+
+const mib = (v: number) => Math.round(v * 10) / 10;
+
+function subject(id: string, label: string, run: SubjectRun, blocks: number): SubjectResult {
+  return { id, label, stats: statsOfSamples([run.wall_ms]), per_second: blocks / (run.wall_ms / 1000), note: 'one run' };
+}
+
+/** The figure of one dump: every subject once, cross-checked, then the profile of chainlens. */
+async function dumpFigure(dump: Dump, label: string, scratch: string): Promise<Figure> {
+  const { blocks, transactions, trades } = dump.counts;
+  const runs: Record<string, SubjectRun> = {};
+  for (const [id, , module] of E2E_SUBJECTS) runs[id] = await runChild<SubjectRun>(module, [dump.folder, path.join(scratch, `${id}.json`)]);
+  const mine = runs.chainlens as ChainlensRun;
+  if (mine.blocks !== blocks || mine.rejected !== 0) throw new Error(`e2e: chainlens loaded ${mine.blocks} of ${blocks} blocks, rejected ${mine.rejected} rows`);
+  const answers = await readAnswers(path.join(scratch, 'chainlens.json'));
+  let compared = 0;
+  for (const [id] of E2E_SUBJECTS.slice(1)) compared += compareAnswers(answers, await readAnswers(path.join(scratch, `${id}.json`)), id);
+  const stages = await profileStages(E2E_SUBJECTS[0][2], dump.folder);
+  const profiled = STAGES.reduce((sum, s) => sum + stages[s], 0);
+
+  const subjects = E2E_SUBJECTS.map(([id, name]) => subject(id, name, runs[id]!, blocks));
+  const loadSeconds = mine.steps.load_ms! / 1000;
+  const peers = E2E_SUBJECTS.slice(1).map(([id]) => runs[id]!);
+  const memoryRatio = mine.peak_rss_mib / Math.min(...peers.map((p) => p.peak_rss_mib));
+  const targets: Target[] = [
+    { ...speedup(subjects, 'duckdb-native', 1), text: 'faster than native DuckDB on (a)-(e) together (wall time)' },
+    { ...speedup(subjects, 'polars', 1), text: 'faster than Polars on (a)-(e) together (wall time)' },
+    {
+      text: `load >= ${E2E_TARGETS.loadBlocksPerSecond.toLocaleString('en-US')} blocks/s`, kind: 'min-rate', required: E2E_TARGETS.loadBlocksPerSecond,
+      measured: blocks / loadSeconds, met: blocks / loadSeconds >= E2E_TARGETS.loadBlocksPerSecond,
+    },
+    { text: 'peak RSS below both peers\' (chainlens / the smaller peer)', kind: 'max-ratio', required: 1, measured: memoryRatio, met: memoryRatio < 1 },
+  ];
+  const values: Record<string, number> = {
+    chainlens_blocks_per_s: blocks / (mine.wall_ms / 1000),
+    chainlens_transactions_per_s: transactions / (mine.wall_ms / 1000),
+    chainlens_load_blocks_per_s: blocks / loadSeconds,
+  };
+  for (const [id] of E2E_SUBJECTS) {
+    const run = runs[id]!;
+    values[`${id}_wall_s`] = run.wall_ms / 1000;
+    values[`${id}_cpu_s`] = run.cpu_ms / 1000;
+    values[`${id}_peak_rss_mib`] = mib(run.peak_rss_mib);
+    if (id !== 'chainlens') {
+      values[`wall_ratio_chainlens_to_${id}`] = mine.wall_ms / run.wall_ms;
+      values[`cpu_ratio_chainlens_to_${id}`] = mine.cpu_ms / run.cpu_ms;
+      values[`rss_ratio_chainlens_to_${id}`] = mine.peak_rss_mib / run.peak_rss_mib;
+    }
+  }
+  for (const [step, ms] of Object.entries(mine.steps)) values[`chainlens_${step.replace(/_ms$/, '')}_s`] = ms / 1000;
+  for (const s of STAGES) values[`chainlens_stage_${s}_pct`] = profiled ? (100 * stages[s]) / profiled : 0;
+  return {
+    id: `e2e.${label}`,
+    family: 'e2e',
+    title: `End to end, ${label} dump: Parquet files to answers (a)-(e)`,
+    size: `${blocks.toLocaleString('en-US')} blocks, ${transactions.toLocaleString('en-US')} transactions, ${trades.toLocaleString('en-US')} trades, ` +
+      `${dump.counts.tokens.toLocaleString('en-US')} tokens (mainnet profile, Parquet, snappy; ${dump.folder.split(path.sep).slice(-1)[0]})`,
+    work: { unit: 'blocks', count: blocks },
+    subjects,
+    skipped: [],
+    targets,
+    values,
+    checked: `every row of (a)-(e) of native DuckDB and of Polars against chainlens' answers (${compared.toLocaleString('en-US')} values): ` +
+      'integers, times and percentiles exactly, floats within 1e-9 (f64) or 2e-6 (f32 on the wire); the USD fields are chainlens\' only',
+    notes: [
+      'Each subject is one fresh Node process started on the same files: wall time from the process start (Node\'s own start-up included) to its last answer, CPU time (user + system, all threads) and peak resident set (process.resourceUsage) at that point.',
+      'chainlens: createEngine, engine.load(folder) (decode, validate, store in DuckDB-WASM, every method\'s per-block state), then the public calls: (a) chain::priorityfee::block paged back 1,000 blocks a call with `at`, (b) chain::priorityfee::fee 1m, (c) chain::market::ohlcv 1m of every token against USDC, USDT and SOL, (d) chain::priorityfee::recommendation 1m, (e) chain::market::volume and vwap 5m of the 10 pairs with the most trades.',
+      'Native DuckDB reads the Parquet files into tables (the columns the answers need) and answers with SQL; Polars scans the files lazily and answers with group_by; both on their default threads (2 cores here). Their percentiles are the nearest rank written out (the sorted list at rank ceil(p x n / 100)), as chainlens defines them.',
+      `Stage shares: chainlens run once more under --cpu-prof (${(profiled / 1000).toFixed(1)} s of CPU profiled, every thread), self time by source path: decode = src/ingest/files, solana, arrow + parquet-wasm; validate = src/ingest/validate; compute = src/kernels, priorityfee, market, windows + the kernel worker; store = src/store + DuckDB-WASM + apache-arrow; other = the engine, pipeline, method calls, Node and GC.`,
+    ],
+  };
+}
+
+/** Replay of `dump` with every method subscribed (the ingest family's replay child). */
+async function replayFigure(dump: Dump, label: string): Promise<Figure> {
+  const replayed = await runChild<{ seconds: number; blocks: number; blocks_per_s: number; rejected: number; pushed_points: number; peak_rss_mib: number }>(
+    new URL('../ingest.js', import.meta.url).href, ['replay', dump.folder]);
+  if (replayed.blocks !== dump.counts.blocks || replayed.rejected !== 0) throw new Error(`e2e: the replay committed ${replayed.blocks} of ${dump.counts.blocks} blocks`);
+  return {
+    id: `e2e.replay-${label}`,
+    family: 'e2e',
+    title: `Replay of the ${label} dump, every method subscribed`,
+    size: `${dump.counts.blocks.toLocaleString('en-US')} blocks, ${dump.counts.transactions.toLocaleString('en-US')} transactions; 12 subscriptions (one per method)`,
+    work: { unit: 'blocks', count: dump.counts.blocks },
+    subjects: [{
+      id: 'chainlens', label: 'chainlens engine.replay (speed Infinity)', stats: statsOfSamples([replayed.seconds * 1000]), per_second: replayed.blocks_per_s, note: 'one run',
+    }],
+    skipped: [],
+    targets: [{
+      text: `replay >= ${E2E_TARGETS.replayBlocksPerSecond} blocks/s with every method subscribed`, kind: 'min-rate', required: E2E_TARGETS.replayBlocksPerSecond,
+      measured: replayed.blocks_per_s, met: replayed.blocks_per_s >= E2E_TARGETS.replayBlocksPerSecond,
+    }],
+    values: {
+      blocks_per_s: replayed.blocks_per_s,
+      transactions_per_s: (dump.counts.transactions * replayed.blocks_per_s) / dump.counts.blocks,
+      pushed_data_points: replayed.pushed_points,
+      peak_rss_mib: mib(replayed.peak_rss_mib),
+    },
+    notes: ['The ingest family\'s replay (bench/ingest.ts): engine.replay at speed Infinity, retain 15m, one subscription to each of the 12 methods counting the pushed data points.'],
+  };
+}
+
+/** Start-up to the first answer (d) on a small dump: each subject in a fresh process. */
+async function startupFigure(dump: Dump, label: string, scratch: string): Promise<Figure> {
+  const subjects: SubjectResult[] = [];
+  const values: Record<string, number> = {};
+  for (const [id, name, module] of E2E_SUBJECTS) {
+    const run = await runChild<SubjectRun>(module, [dump.folder, path.join(scratch, `${id}-first.json`), 'first']);
+    subjects.push({ ...subject(id, name, run, 1), per_second: 1000 / run.wall_ms });
+    values[`${id}_cpu_s`] = run.cpu_ms / 1000;
+    values[`${id}_peak_rss_mib`] = mib(run.peak_rss_mib);
+  }
+  return {
+    id: `e2e.first-answer-${label}`,
+    family: 'e2e',
+    title: `Start-up to the first answer, ${label} dump`,
+    size: `${dump.counts.blocks.toLocaleString('en-US')} blocks, ${dump.counts.transactions.toLocaleString('en-US')} transactions`,
+    work: { unit: 'first answers', count: 1 },
+    subjects,
+    skipped: [],
+    targets: [],
+    values,
+    notes: ['From the process start to the 1m recommendation at the newest block (d): chainlens loads the whole dump first (its per-block state is built as it loads); the peers read the files and answer (d) only.'],
+  };
+}
+
+const minutesLabel = (minutes: number): string => (minutes === 60 ? 'one-hour' : `${minutes}-minute`);
+
+/** The end-to-end figures: the dumps of `e2eMinutes` (10 minutes and one hour by default; a tiny dump in quick mode). */
+export async function e2eFigures(options: BenchOptions): Promise<Figure[]> {
+  const scratch = await mkdtemp(path.join(tmpdir(), 'chainlens-e2e-'));
+  try {
+    if (options.quick) {
+      const tiny = await ensureDump(TINY, path.join(scratch, 'dumps'));
+      return [await dumpFigure(tiny, 'tiny', scratch), await replayFigure(tiny, 'tiny'), await startupFigure(tiny, 'tiny', scratch)];
+    }
+    const figures: Figure[] = [];
+    for (const minutes of options.e2eMinutes) figures.push(await dumpFigure(await ensureDump(MAINNET(minutes)), minutesLabel(minutes), scratch));
+    const longest = Math.max(...options.e2eMinutes);
+    figures.push(await replayFigure(await ensureDump(MAINNET(longest)), minutesLabel(longest)));
+    figures.push(await startupFigure(await ensureDump(MAINNET(2)), minutesLabel(2), scratch));
+    return figures;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
