@@ -10,9 +10,12 @@
  * (d) after the load (the start-up figure).
  */
 import { childArgs, isChildOf, printResult } from '../child.js';
-import { mostActive, subjectRun, writeAnswers, type Answers, type Row } from './answers.js';
+import { SOL_MINT, USDC_MINT, USDT_MINT } from '../../src/generate/constants.js';
+import { MIN_SAMPLES, mostActive, subjectRun, writeAnswers, type Answers, type Row } from './answers.js';
 
 const MAX_LIMIT = 1000;
+/** The quotes of the generated markets (DESIGN.md 3: USDC > USDT > SOL). */
+const QUOTES = [USDC_MINT, USDT_MINT, SOL_MINT];
 
 type Call = (method: string, params: Record<string, unknown>) => Promise<Row[]>;
 
@@ -60,7 +63,7 @@ async function run(folder: string, out: string, firstOnly: boolean): Promise<voi
   const steps: Record<string, number> = {};
   const started = process.hrtime.bigint();
   const { createEngine } = await import('../../src/index.node.js');
-  const engine = await createEngine({ minSamples: 100 });
+  const engine = await createEngine({ minSamples: MIN_SAMPLES });
   const report = await engine.load(folder);
   steps.load_ms = Number(process.hrtime.bigint() - started) / 1e6;
   const call = async (method: string, params: Record<string, unknown>) => (await engine.call(method, params)) as unknown as Row[];
@@ -78,9 +81,6 @@ async function run(folder: string, out: string, firstOnly: boolean): Promise<voi
   await engine.close();
   printResult(result);
 }
-
-/** The quotes of the generated markets (DESIGN.md 3: USDC > USDT > SOL). */
-const QUOTES = ['EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 'So11111111111111111111111111111111111111112'];
 
 if (isChildOf(import.meta.url)) {
   const [folder, out, mode] = childArgs();

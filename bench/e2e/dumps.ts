@@ -3,7 +3,7 @@
  * process, streamed: an hour never sits in memory) and cached under .chainlens/bench/ (ignored by
  * git) with a `.complete` marker, so that every run and subject reads the same files.
  */
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MarketOptions } from '../../src/generate/market.js';
 import { childArgs, isChildOf, printResult, runChild } from '../child.js';
@@ -31,10 +31,7 @@ export async function ensureDump(options: MarketOptions, root = DUMP_ROOT): Prom
     (options.pairs ? `-${options.pairs}pairs-${options.swapsPerSecond}sps-${options.txPerBlock}tx` : '');
   const folder = path.resolve(root, name);
   const marker = path.join(folder, MARKER);
-  if (await stat(marker).catch(() => undefined)) {
-    const { readFile } = await import('node:fs/promises');
-    return JSON.parse(await readFile(marker, 'utf8')) as Dump;
-  }
+  if (await stat(marker).catch(() => undefined)) return JSON.parse(await readFile(marker, 'utf8')) as Dump;
   await rm(folder, { recursive: true, force: true });
   await mkdir(folder, { recursive: true });
   const counts = await runChild<Dump['counts']>(import.meta.url, [folder, JSON.stringify(options)]);
