@@ -23,7 +23,7 @@ export async function loadEngine(paths: readonly string[], rejectionsFile?: stri
   let report: IngestReport;
   try {
     report = await engine.load(paths.length === 1 ? paths[0] : paths, {
-      onProgress: (p) => bar.update(p.rows, undefined, `${p.files}/${p.totalFiles} files`),
+      onProgress: (p) => bar.update(p.rows, undefined, `${p.blocks} blocks, ${p.files}/${p.totalFiles} files`),
     });
   } catch (error) {
     bar.done();

@@ -7,6 +7,7 @@
  */
 import type { TableName } from '../schema/tables.js';
 import { peekBlockSlot } from './block-slot-peek.js';
+import { slotFromName } from './solana/index.js';
 import { CsvSplitter } from './files/csv.js';
 import { detectFormat, notDumpFileReason, tableFromColumns, tableFromName } from './files/detect.js';
 import { openSource, readText, type TableFileInput } from './files/read.js';
@@ -115,17 +116,10 @@ async function rawBlockSlot(input: TableFileInput): Promise<bigint | undefined> 
   for (const bytes of PEEK_BYTES) {
     const head = await source.head(bytes);
     const peek = peekBlockSlot(new TextDecoder().decode(head), head.length < bytes);
-    if (peek !== 'more') return peek.slot ?? slotFromName(input.name);
+    if (peek !== 'more') return peek.slot ?? slotFromName(input.name) ?? undefined;
   }
   const whole = peekBlockSlot(await readText(input), true); // never 'more': the text is complete
-  return (whole === 'more' ? undefined : whole.slot) ?? slotFromName(input.name);
-}
-
-/** `<slot>.json` or `block-<slot>.<anything>`, the names getBlock files are given. */
-function slotFromName(name: string): bigint | undefined {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const match = /^(\d+)\.json$/i.exec(base) ?? /^block-(\d+)\./i.exec(base);
-  return match ? BigInt(match[1]) : undefined;
+  return (whole === 'more' ? undefined : whole.slot) ?? slotFromName(input.name) ?? undefined;
 }
 
 function compareSlots(a: bigint | undefined, b: bigint | undefined): number {

@@ -16,11 +16,12 @@ import { emptyReport, mergeReport, type IngestPipeline, type IngestReport } from
 import { mergeBySlot } from './slot-merge.js';
 import { validateRows, type ValidatedBatch } from './validate.js';
 
-/** Progress of a load: files finished of all, rows read so far. */
+/** Progress of a load: files finished of all, rows read and blocks committed so far. */
 export interface LoadProgress {
   files: number;
   totalFiles: number;
   rows: number;
+  blocks: number;
   file: string;
 }
 
@@ -60,7 +61,7 @@ export async function loadInputs(
   const incomplete = new IncompleteBlocks();
   const totalFiles = plan.tokenLists.length + plan.tokenTables.length + plan.rawBlocks.length + plan.slotTables.length;
   let files = 0;
-  const progress = (file: string) => options.onProgress?.({ files, totalFiles, rows: report.read + own.read, file });
+  const progress = (file: string) => options.onProgress?.({ files, totalFiles, rows: report.read + own.read, blocks: report.blocks, file });
   const commit = async (chunk: FileBatch[]) => {
     incomplete.observe(chunk);
     mergeReport(report, await pipeline.commit(chunk));

@@ -11,6 +11,7 @@ import { generateBlocks, generateTokens } from '../../src/generate/market.js';
 import { writeDump } from '../../src/generate/write-dump.js';
 import type { FileFormat } from '../../src/ingest/files/detect.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
+import type { LoadProgress } from '../../src/ingest/load.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 
 const MARKET = { blocks: 40, txPerBlock: 150, seed: 'load-test' };
@@ -18,6 +19,7 @@ const FORMATS: FileFormat[] = ['parquet', 'ndjson', 'csv', 'arrow'];
 
 describe('loading generated dumps in every format', () => {
   const answers = new Map<FileFormat, { trades: unknown[]; tokens: unknown[]; blocks: number; ingested: number }>();
+  const progress: LoadProgress[] = [];
 
   beforeAll(async () => {
     for (const format of FORMATS) {
@@ -25,7 +27,7 @@ describe('loading generated dumps in every format', () => {
       await writeDump(MARKET, (table) => createTableFileWriter(join(dir, `${table}.${format}`), format, table));
       const engine = await createEngine();
       try {
-        const report = await engine.load(dir, { batchRows: 1000 });
+        const report = await engine.load(dir, { batchRows: 1000, onProgress: (p) => format === 'parquet' && progress.push(p) });
         expect(report.rejected, `${format}: ${JSON.stringify(report.rejections.slice(0, 3))}`).toBe(0);
         answers.set(format, {
           trades: await engine.call('chain::market::trades', { limit: 1000 }),
@@ -42,6 +44,17 @@ describe('loading generated dumps in every format', () => {
   it('gives identical answers to trades and token in all four formats', () => {
     const [first, ...others] = FORMATS.map((f) => answers.get(f)!);
     for (const other of others) expect(other).toEqual(first);
+  });
+
+  it('reports progress in rows, committed blocks and files, ending with all of them', () => {
+    expect(progress.length).toBeGreaterThan(2);
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i]!.rows).toBeGreaterThanOrEqual(progress[i - 1]!.rows);
+      expect(progress[i]!.blocks).toBeGreaterThanOrEqual(progress[i - 1]!.blocks);
+    }
+    const last = progress.at(-1)!;
+    const { blocks, ingested } = answers.get('parquet')!;
+    expect(last).toMatchObject({ blocks, rows: ingested, files: last.totalFiles });
   });
 
   it('answers what the generator produced', () => {

@@ -104,8 +104,8 @@ function join(prefix: string, field: string): string {
   return field === '' ? prefix.replace(/\.$/, '') : prefix + field;
 }
 
-/** `<slot>.json` or `block-<slot>.<anything>`, from the last path segment. */
-function slotFromName(sourceName: string): bigint | null {
+/** The slot in a getBlock file's name, `<slot>.json` or `block-<slot>.<anything>` (the last path segment). */
+export function slotFromName(sourceName: string): bigint | null {
   const base = sourceName.split(/[\\/]/).pop() ?? '';
   const match = /^(\d+)\.json$/i.exec(base) ?? /^block-(\d+)\./i.exec(base);
   return match ? BigInt(match[1]) : null;
