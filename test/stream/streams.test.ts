@@ -1,7 +1,9 @@
 /**
  * Streams beyond the consistency law: the stream methods' errors, unsubscribing and closing, the
  * slow-subscriber policy (docs/semantics.md, Streams), a subscription made after data was ingested,
- * and pushes over a raw port (JSON text objects, the subscribe reply first).
+ * the fee window and candle a block closes (checked whole against values computed from the test's
+ * rows), and pushes over a raw port (JSON text objects, the subscribe reply first). Waits are on
+ * messages and promises, never on a length of time.
  */
 import { once } from 'node:events';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
