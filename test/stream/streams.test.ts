@@ -11,11 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_START, SOL_MINT, USDC_MINT } from '../../src/generate/constants.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
 import { connect, createEngine, type Engine, type PushParams } from '../../src/index.node.js';
-import { encodeTimestamp, encodeValue } from '../../src/schema/encode.js';
-import { recordId } from '../../src/schema/ids.js';
+import { encodeTimestamp } from '../../src/schema/encode.js';
 import { WindowFees } from '../../src/schema/records.js';
 import { collect as feeCounters, familyStats } from '../helpers/fee-oracle.js';
 import { candleRecords, oracleBlocks } from '../market/oracle.js';
+import { wireF32, wireTime } from '../oracle/format.js';
+import { pointId } from '../oracle/ids.js';
 
 const MINUTE = 60_000_000_000n;
 /** 36 s of market from 40 s past a minute: block ~49 opens a new minute (fee window and 1m candles). */
@@ -98,14 +99,14 @@ async function repliesPosted(posted: unknown[], n: number): Promise<void> {
 
 /** The 1m fee window of `start` over `part` (its blocks up to the push's), as the fee method answers it, from the test's rows. */
 function feeWindow(start: bigint, part: readonly GeneratedBlock[]): Record<string, unknown> {
-  const c = feeCounters(part);
-  const fields = new Set(WindowFees.fields.map(([name]) => name));
-  // Float4 fields as the wire writes them (the oracle gives the float32's double)
+  const c = feeCounters([...part]);
+  const fields = new Set<string>(WindowFees.fields.map(([name]) => name));
+  // float32 fields as the wire writes them (the fee oracle gives the float32's double)
   const stats = Object.entries(familyStats(c.samples)).filter(([name]) => fields.has(name))
-    .map(([name, value]) => [name, value !== null && name.startsWith('position_') ? encodeValue('Float4', Number(value)) : value]);
+    .map(([name, value]) => [name, value !== null && name.startsWith('position_') ? wireF32(Number(value)) : value]);
   return {
-    id: recordId('chain::priorityfee::fee', '1m', start), window_start: encodeTimestamp(start), window_end: encodeTimestamp(start + MINUTE),
-    timestamp: encodeTimestamp(part.at(-1)!.block.timestamp), window_duration: 'PT1M',
+    id: pointId('chain::priorityfee::fee', '1m', start), window_start: wireTime(start), window_end: wireTime(start + MINUTE),
+    timestamp: wireTime(part.at(-1)!.block.timestamp), window_duration: 'PT1M',
     tx_count: String(c.txCount), no_priority_tx_count: String(c.noPriority), total_tx_count: String(c.total),
     total_priority_fees: String(c.fees), data_points: String(c.txCount), is_valid: c.txCount >= 10, ...Object.fromEntries(stats),
   };
