@@ -22,6 +22,8 @@ const MINUTE = 60_000_000_000n;
 /** 36 s of market from 40 s past a minute: block ~49 opens a new minute (fee window and 1m candles). */
 const market = [...generateBlocks({ minutes: 0.6, txPerBlock: 30, seed: 'stream-policy', start: DEFAULT_START + 40n * 1_000_000_000n })];
 const minuteOf = (t: bigint) => t - (t % MINUTE);
+/** A method name as a string known only at run time: the typed overloads refuse the wrong calls tested here. */
+const runtimeName = (name: string): string => name;
 const rows = (part: GeneratedBlock[]) => ({
   blocks: part.map((b) => b.block), transactions: part.flatMap((b) => b.transactions), trades: part.flatMap((b) => b.trades),
 });
@@ -144,21 +146,21 @@ describe('stream methods', () => {
     const engine = await open();
     const client = connect(channel(engine).port2);
     const error = (p: Promise<unknown>) => p.then(() => undefined, (e) => e.rpc);
-    expect(await error(client.subscribe('chain::market::ohlcvv', { window: '1m' }, () => {}))).toMatchObject({
+    expect(await error(client.subscribe(runtimeName('chain::market::ohlcvv'), { window: '1m' }, () => {}))).toMatchObject({
       code: -32601, data: { method: 'chain::market::ohlcvv', suggestion: 'chain::market::ohlcv' },
     });
-    expect(await error(client.subscribe('chain::market::ohlcv', { window: '7m' }, () => {}))).toMatchObject({ code: -32602, data: { param: 'window' } });
-    expect(await error(client.subscribe('chain::market::ohlcv', {}, () => {}))).toMatchObject({ code: -32602, data: { param: 'window' } });
+    expect(await error(client.subscribe(runtimeName('chain::market::ohlcv'), { window: '7m' }, () => {}))).toMatchObject({ code: -32602, data: { param: 'window' } });
+    expect(await error(client.subscribe(runtimeName('chain::market::ohlcv'), {}, () => {}))).toMatchObject({ code: -32602, data: { param: 'window' } });
     expect(await error(client.subscribe('chain::market::trades', { at: 1767225600 }, () => {}))).toMatchObject({ code: -32602, data: { param: 'at' } });
     const [extra] = await client.request({ jsonrpc: '2.0', id: 1, method: 'chain::subscribe', params: { method: 'chain::market::trades', extra: 1 } });
     expect(extra).toMatchObject({ error: { code: -32602, data: { param: 'extra' } } });
-    expect(await error(client.call('chain::unsubscribe', { subscription: 99 }))).toMatchObject({ code: -32004, data: { subscription: 99 } });
-    expect(await error(client.call('chain::unsubscribe', { subscription: 'x' }))).toMatchObject({ code: -32602, data: { param: 'subscription' } });
+    expect(await error(client.call(runtimeName('chain::unsubscribe'), { subscription: 99 }))).toMatchObject({ code: -32004, data: { subscription: 99 } });
+    expect(await error(client.call(runtimeName('chain::unsubscribe'), { subscription: 'x' }))).toMatchObject({ code: -32602, data: { param: 'subscription' } });
     // engine.request cannot push: it says where streams are
     const [local] = await engine.request({ jsonrpc: '2.0', id: 2, method: 'chain::subscribe', params: { method: 'chain::market::trades' } });
     expect(local).toMatchObject({ id: 2, error: { code: -32601 } });
     expect((local as { error: { message: string } }).error.message).toMatch(/engine\.subscribe\(\)/);
-    await expect(engine.subscribe('chain::market::vwap', { window: '2m' }, () => {})).rejects.toMatchObject({ code: -32602 });
+    await expect(engine.subscribe(runtimeName('chain::market::vwap'), { window: '2m' }, () => {})).rejects.toMatchObject({ code: -32602 });
     client.close();
   });
 
@@ -378,7 +380,7 @@ describe('chain::replay (the engine worker owner only)', () => {
     }
     const engine = await open();
     const client = connect(channel(engine).port2);
-    await expect(client.call('chain::replay', { data: '/etc' })).rejects.toMatchObject({ code: -32601 });
+    await expect(client.call(runtimeName('chain::replay'), { data: '/etc' })).rejects.toMatchObject({ code: -32601 });
     client.close();
   });
 });
