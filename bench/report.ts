@@ -33,7 +33,7 @@ function status(target: Target): string {
 
 function measuredText(target: Target, figure: Figure): string {
   if (target.measured === null) return 'n/a';
-  if (target.kind === 'speedup') return `${target.measured.toFixed(1)}x`;
+  if (target.kind === 'speedup') return `${target.measured.toFixed(target.measured < 1 ? 2 : 1)}x`;
   if (target.kind === 'min-rate') return rate(target.measured, figure.work.unit);
   if (target.kind === 'max-ratio') return `${target.measured.toFixed(2)}x`;
   return ms(target.measured);

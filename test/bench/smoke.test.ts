@@ -3,11 +3,14 @@
  * family (a tiny dump, its child processes run from dist/: build first), checked for the
  * shape of its JSON and report only. No timing is asserted here: benchmarks are not timed tests.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Figure } from '../../bench/harness.js';
 import { parseOptions } from '../../bench/options.js';
 import { renderReport } from '../../bench/report.js';
-import { runBench } from '../../bench/run.js';
+import { keptFigures, runBench, type BenchResults } from '../../bench/run.js';
 
 const stats = {
   median_ms: expect.any(Number), mad_ms: expect.any(Number), mean_ms: expect.any(Number), min_ms: expect.any(Number),
@@ -23,6 +26,21 @@ describe('bench (quick mode)', () => {
     expect(() => parseOptions(['--e2e-minutes=0'], {})).toThrow(/e2e-minutes/);
     expect(parseOptions([], { BENCH_QUICK: '1' }).quick).toBe(true);
     expect(() => parseOptions(['--only=nope'], {})).toThrow(/unknown figure family/);
+  });
+
+  it('keeps the figures of the families a run did not measure, with their date', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'chainlens-bench-'));
+    try {
+      const file = path.join(dir, 'latest.json');
+      const figure = (id: string, family: string) => ({ id, family, title: id, size: '', work: { unit: 'blocks', count: 1 }, subjects: [], skipped: [], targets: [], notes: [] });
+      await writeFile(file, JSON.stringify({ mode: 'full', date: '2026-01-01T00:00:00.000Z', figures: [figure('fees.block-stats', 'fees'), figure('e2e.10-minute', 'e2e')], failures: [] }));
+      const now = { mode: 'full', date: '2026-02-01T00:00:00.000Z', figures: [figure('e2e.10-minute', 'e2e')], failures: [] } as unknown as BenchResults;
+      expect(await keptFigures(now, file)).toEqual([{ ...figure('fees.block-stats', 'fees'), date: '2026-01-01T00:00:00.000Z' }]);
+      expect(await keptFigures({ ...now, mode: 'quick' }, file)).toEqual([]);
+      expect(await keptFigures(now, path.join(dir, 'none.json'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs the bandwidth and fee figures and reports them', async () => {
