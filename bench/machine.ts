@@ -26,7 +26,8 @@ export interface Machine {
 /** HEAD and the uncommitted engine files, when this is a git work tree. */
 function describeSource(): Machine['source'] {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    // trimEnd only: a porcelain line starts with its status columns, the first one often a space
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
     const commit = git('rev-parse', '--short', 'HEAD');
     const uncommitted = git('status', '--porcelain', '--', 'src', 'assembly', 'workers').split('\n').filter(Boolean).map((l) => l.slice(3));
     return { commit, uncommitted };
