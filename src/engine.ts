@@ -171,10 +171,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     return batches;
   }
 
-  function replaySource(source: ReplayInput): ReplaySource {
+  function replaySource(source: ReplayInput, strict?: boolean): ReplaySource {
     const rows = isRowsSource(source);
     if (rows) return unitsFromRows(rows, (item) => validateInput(item, `replay#${++ingestCalls}`));
-    return unitsFromLoader(async (sink) => loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink));
+    return unitsFromLoader(async (sink) => loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }));
   }
 
   return {
@@ -244,7 +244,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         speed: replayOptions.speed ?? 1, from: time('from', replayOptions.from), to: time('to', replayOptions.to),
         ready: Promise.all([pipeline(), kernels()]), // the clock starts once the engine is warm
       };
-      const { units, finish } = replaySource(source);
+      const { units, finish } = replaySource(source, replayOptions.strict);
       const replay = startReplay(units, async (batches) => (await pipeline()).commit(batches), options, finish);
       replays.add(replay);
       replay.done.finally(() => (replays.delete(replay), release())).catch(() => undefined);

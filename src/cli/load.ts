@@ -16,13 +16,16 @@ export const summary = (verb: string, report: IngestReport, seconds: number, rat
  * Creates an engine and loads every path into it; prints the summary, the rejections and warnings
  * (and writes the rejections to `rejectionsFile`). Throws LoadFailed when nothing could be loaded.
  */
-export async function loadEngine(paths: readonly string[], rejectionsFile?: string): Promise<{ engine: Engine; report: IngestReport }> {
+export async function loadEngine(
+  paths: readonly string[], rejectionsFile?: string, strict = false,
+): Promise<{ engine: Engine; report: IngestReport }> {
   const engine = await createEngine();
   const bar = progress('loading', 'rows');
   const started = performance.now();
   let report: IngestReport;
   try {
     report = await engine.load(paths.length === 1 ? paths[0] : paths, {
+      strict,
       onProgress: (p) => bar.update(p.rows, undefined, `${p.blocks} blocks, ${p.files}/${p.totalFiles} files`),
     });
   } catch (error) {

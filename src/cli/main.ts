@@ -147,7 +147,7 @@ async function query(args: ParsedArgs): Promise<number> {
     console.log(JSON.stringify([{ jsonrpc: '2.0', id: 1, error: refused }], null, 2));
     return answered(args, true);
   }
-  const { engine } = await loadEngine(await dataPaths(args), stringOption(args, 'rejections'));
+  const { engine } = await loadEngine(await dataPaths(args), stringOption(args, 'rejections'), args.values.strict === true);
   try {
     const response = await engine.request({ jsonrpc: '2.0', id: 1, method, params });
     console.log(JSON.stringify(response, null, 2));
@@ -158,7 +158,7 @@ async function query(args: ParsedArgs): Promise<number> {
 }
 
 async function rpc(args: ParsedArgs): Promise<number> {
-  const { engine } = await loadEngine(await dataPaths(args), stringOption(args, 'rejections'));
+  const { engine } = await loadEngine(await dataPaths(args), stringOption(args, 'rejections'), args.values.strict === true);
   let failed = false;
   try {
     const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -200,7 +200,7 @@ async function replay(args: ParsedArgs): Promise<number> {
     const paths = await dataPaths(args);
     let report;
     try {
-      report = await engine.replay(paths.length === 1 ? paths[0]! : paths, { speed, from, to, retain });
+      report = await engine.replay(paths.length === 1 ? paths[0]! : paths, { speed, from, to, retain, strict: args.values.strict === true });
     } catch (error) {
       if (error instanceof RangeError) throw new UsageError(error.message);
       throw new LoadFailed((error as Error).message);

@@ -37,6 +37,9 @@ const data: OptionHelp = {
 const rejections: OptionHelp = {
   type: 'string', value: 'FILE', doc: 'write every rejected row to FILE as NDJSON {source,row,field,message}',
 };
+const strict: OptionHelp = {
+  type: 'boolean', doc: 'a file of a --data folder that cannot be loaded is an error (default: skipped with a warning)',
+};
 const failOnError: OptionHelp = { type: 'boolean', doc: `exit ${ExitCode.errorEntry} when a response holds an error entry` };
 const minutes = (fallback: number): OptionHelp => ({ type: 'string', value: 'N', doc: `minutes of market (default ${fallback})` });
 const seed: OptionHelp = { type: 'string', value: 'S', doc: 'seed of the generator (default 1)' };
@@ -71,13 +74,13 @@ export const COMMANDS = {
     summary: 'answer one call and print the JSON-RPC response array',
     positionals: 'METHOD [PARAMS_JSON]',
     maxPositionals: 2,
-    options: { data, at: time('answer as of this time'), 'fail-on-error': failOnError, rejections, help },
+    options: { data, strict, at: time('answer as of this time'), 'fail-on-error': failOnError, rejections, help },
   },
   rpc: {
     summary: 'answer each JSON-RPC body on stdin (one per line) with a response array line',
     positionals: '',
     maxPositionals: 0,
-    options: { data, 'fail-on-error': failOnError, rejections, help },
+    options: { data, strict, 'fail-on-error': failOnError, rejections, help },
   },
   replay: {
     summary: 'replay on a simulated clock; print each data point the METHOD stream pushes (NDJSON)',
@@ -85,6 +88,7 @@ export const COMMANDS = {
     maxPositionals: 2,
     options: {
       data,
+      strict,
       speed: { type: 'string', value: 'N', doc: 'clock speed: 1 is real time (the default), Infinity as fast as possible' },
       from: time('replay blocks from this time'),
       to: time('replay blocks before this time'),

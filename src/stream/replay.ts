@@ -30,6 +30,8 @@ export interface ReplayOptions {
    * Default 15m. An engine's own, shorter `retain` still applies.
    */
   retain?: number | string;
+  /** A dump's folder holding a file that cannot be loaded is an error, not a skipped file (as `load`'s `strict`). */
+  strict?: boolean;
 }
 
 /** A replay's retention when it names none: streams need the live windows, not the dump. */

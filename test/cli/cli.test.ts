@@ -148,10 +148,11 @@ describe('chainlens help and usage mistakes', () => {
 });
 
 describe('chainlens load reports', () => {
+  let dump: string;
   let bad: string;
   beforeAll(() => {
-    // a small dump whose trades.csv has three malformed rows (base_amount is not a number)
-    const dump = mkdtempSync(join(tmpdir(), 'chainlens-cli-bad-'));
+    // a small dump, and a copy whose trades.csv has three malformed rows (base_amount is not a number)
+    dump = mkdtempSync(join(tmpdir(), 'chainlens-cli-bad-'));
     const made = run(['generate', '--out', dump, '--minutes', '0.1', '--seed', '3', '--format', 'csv', '--tx-per-block', '100']);
     expect(made.status, made.stderr).toBe(0);
     bad = mkdtempSync(join(tmpdir(), 'chainlens-cli-bad-'));
@@ -184,6 +185,22 @@ describe('chainlens load reports', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/\d+ warnings?\)/);
     expect(result.stderr).toMatch(/warning: block\.json.*slot not recorded.*389000001/);
+  });
+
+  it('skips a stray file of a --data folder with a warning naming it; --strict refuses it before loading', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainlens-cli-stray-'));
+    cpSync(dump, dir, { recursive: true });
+    writeFileSync(join(dir, 'notes.txt'), 'not a table\n');
+    const lenient = run(['query', '--data', dir, 'chain::market::trades', '{"limit":1}']);
+    expect(lenient.status, lenient.stderr).toBe(0);
+    expect(JSON.parse(lenient.stdout)[0].result).toHaveLength(1);
+    expect(lenient.stderr).toMatch(/warning: skipped .*notes\.txt/);
+    for (const command of [['query', 'chain::market::trades'], ['replay', '--speed', 'Infinity', 'chain::market::trades']]) {
+      const strict = run([command[0]!, '--data', dir, '--strict', ...command.slice(1)]);
+      expect(strict.status, strict.stderr).toBe(1);
+      expect(strict.stderr).toContain('notes.txt');
+      expect(strict.stdout).toBe('');
+    }
   });
 });
 
