@@ -35,12 +35,19 @@ export function runChild<T>(moduleUrl: string, args: readonly string[], options:
     child.on('close', (code) => {
       const line = out.split('\n').reverse().find((l) => l.startsWith(RESULT));
       if (code !== 0 || line === undefined) {
-        reject(new Error(`child ${args.join(' ')} exited with ${code}: ${err.slice(-2000)}`));
+        reject(new Error(`child ${args.join(' ')} exited with ${code}: ${errorLines(err)}`));
         return;
       }
       resolve(JSON.parse(line.slice(RESULT.length)) as T);
     });
   });
+}
+
+/** The lines of a child's stderr that say what went wrong (its Error lines, else its last words), whitespace folded. */
+export function errorLines(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '' && !l.startsWith('at '));
+  const errors = lines.filter((l) => /error/i.test(l));
+  return (errors.length ? errors : lines.slice(-3)).join(' / ').slice(0, 600);
 }
 
 /** True when this process was started by `runChild` for the module at `moduleUrl`. */

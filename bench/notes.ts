@@ -16,6 +16,8 @@ interface Entry {
   figures: readonly string[];
   /** Target `against` ids (baseline or latency condition) it explains; all when absent. */
   against?: readonly string[];
+  /** Explains the figures in which chainlens did not finish (values.chainlens_failed), and only those. */
+  failed?: boolean;
   explain(figure: Figure, target: Target): Explanation;
 }
 
@@ -56,6 +58,20 @@ const E2E_CLOSE = 'The columnar engine (the next issue): Parquet columns decoded
   'peers show the budget: they read only the columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
+  {
+    figures: ['e2e.'],
+    failed: true,
+    explain: (f) => ({
+      why: `chainlens ${String(f.values!.chainlens_failed)}.` + (/out of memory/i.test(String(f.values!.chainlens_failed))
+        ? ' Every raw transaction goes into DuckDB-WASM, whose wasm32 heap is capped (about 3.1 GiB here, in 4 GiB of address ' +
+          `space): the ${f.size.split(' (')[0]} of this dump do not fit beside the methods' state.`
+        : '') + (typeof f.values?.polars_wall_s === 'number'
+        ? ` Native DuckDB answered in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB ` +
+          `and Polars in ${value(f, 'polars_wall_s').toFixed(1)} s at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB.`
+        : ''),
+      close: `${E2E_CLOSE} Memory is then bounded by the columns a load reads and by retention, not by DuckDB-WASM's heap.`,
+    }),
+  },
   {
     figures: ['e2e.replay-'],
     explain: (f) => ({
@@ -178,7 +194,8 @@ const ENTRIES: readonly Entry[] = [
 
 /** The explanation of `target` missed in `figure` (the first entry that applies), if one was written. */
 export function explainMiss(figure: Figure, target: Target): Explanation | undefined {
-  const entry = ENTRIES.find((e) =>
+  const failed = typeof figure.values?.chainlens_failed === 'string';
+  const entry = ENTRIES.find((e) => Boolean(e.failed) === failed &&
     e.figures.some((id) => figure.id.startsWith(id)) && (!e.against || (target.against !== undefined && e.against.includes(target.against))));
   return entry?.explain(figure, target);
 }

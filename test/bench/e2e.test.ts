@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { compareAnswers, mostActive, type Answers, type Row } from '../../bench/e2e/answers.js';
 import { BlockFees } from '../../src/schema/records.js';
 import { attribute } from '../../bench/e2e/stages.js';
+import { errorLines } from '../../bench/child.js';
+import type { Figure } from '../../bench/harness.js';
+import { explainMiss } from '../../bench/notes.js';
 
 /** A BlockFees row with every field: integers 1, floats 1.5, times and durations fixed. */
 function blockRow(): Row {
@@ -55,5 +58,24 @@ describe('attribute', () => {
       timeDeltas: [0, 1000, 1000, 2000, 5000, 3000, 4000],
     };
     expect(attribute(profile)).toEqual({ decode: 6, validate: 0, compute: 0, store: 2, other: 3 });
+  });
+});
+
+describe('a chainlens run that does not finish', () => {
+  it('is told by its error lines, and its missed targets are explained by them', () => {
+    const stderr = '      \n\nError: Out of Memory Error: failed to allocate data of size 16.0 KiB (3.1 GiB/3.1 GiB used)\n    at x (y.js:1:1)\nNode.js v20\n';
+    const reason = errorLines(stderr);
+    expect(reason).toBe('Error: Out of Memory Error: failed to allocate data of size 16.0 KiB (3.1 GiB/3.1 GiB used)');
+    const figure = {
+      id: 'e2e.one-hour', family: 'e2e', title: 't', size: '8,750 blocks, 12,700,000 transactions (mainnet profile)',
+      work: { unit: 'blocks', count: 8750 }, subjects: [], skipped: [], notes: [], targets: [],
+      values: { chainlens_failed: `did not finish: ${reason}`, 'duckdb-native_wall_s': 9.5, 'duckdb-native_peak_rss_mib': 900, polars_wall_s: 20, polars_peak_rss_mib: 700 },
+    } as unknown as Figure;
+    const target = { text: 'load', kind: 'min-rate', required: 1000, measured: null, met: false } as const;
+    const { why, close } = explainMiss(figure, target)!;
+    expect(why).toContain('did not finish: Error: Out of Memory');
+    expect(why).toContain('8,750 blocks, 12,700,000 transactions of this dump do not fit');
+    expect(why).toContain('Native DuckDB answered in 9.5 s at 900 MiB and Polars in 20.0 s at 700 MiB');
+    expect(close).toContain('columnar engine');
   });
 });
