@@ -43,10 +43,13 @@ export function runChild<T>(moduleUrl: string, args: readonly string[], options:
   });
 }
 
-/** The lines of a child's stderr that say what went wrong (its Error lines, else its last words), whitespace folded. */
+/**
+ * The lines of a child's stderr that say what went wrong: those that start with an error's name
+ * (`Error: ...`, `RangeError: ...`), not the source line Node prints above them; else its last words.
+ */
 export function errorLines(stderr: string): string {
   const lines = stderr.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '' && !l.startsWith('at '));
-  const errors = lines.filter((l) => /error/i.test(l));
+  const errors = lines.filter((l) => /^[A-Za-z]*Error\b/.test(l));
   return (errors.length ? errors : lines.slice(-3)).join(' / ').slice(0, 600);
 }
 

@@ -63,7 +63,7 @@ describe('attribute', () => {
 
 describe('a chainlens run that does not finish', () => {
   it('is told by its error lines, and its missed targets are explained by them', () => {
-    const stderr = '      \n\nError: Out of Memory Error: failed to allocate data of size 16.0 KiB (3.1 GiB/3.1 GiB used)\n    at x (y.js:1:1)\nNode.js v20\n';
+    const stderr = '/x/duckdb-node-blocking.cjs:1\nthrow new UnboundTypeError(`${e}: `+t.map(getTypeName)); // minified source\n    ^\n\nError: Out of Memory Error: failed to allocate data of size 16.0 KiB (3.1 GiB/3.1 GiB used)\n    at x (y.js:1:1)\nNode.js v20\n';
     const reason = errorLines(stderr);
     expect(reason).toBe('Error: Out of Memory Error: failed to allocate data of size 16.0 KiB (3.1 GiB/3.1 GiB used)');
     const figure = {
