@@ -215,7 +215,8 @@ export class IngestPipeline {
         view.transactionColumns = chunkTransactions(table);
       }
       if (name === 'trades') view.trades = table;
-      unit[name] = tableToIPC(table, 'stream');
+      if (name === 'transactions') unit.transactions = table;
+      else unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;
       if (name === 'tokens') continue;
       const { slots, times } = columns(table, name === 'transactions' ? undefined : 'timestamp');

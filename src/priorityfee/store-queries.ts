@@ -1,5 +1,5 @@
 /** Store reads shared by the priority-fee methods: the as-of block and a window's transactions. */
-import { tableFromIPC, type Table } from 'apache-arrow';
+import type { Table } from 'apache-arrow';
 import { invalidParam } from '../rpc/errors.js';
 import { BlockFees } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
@@ -38,13 +38,7 @@ async function firstSlotFrom(store: Store, from: bigint, last: bigint): Promise<
   return (row?.first as bigint | null) ?? last;
 }
 
-/** SQL condition selecting the transactions of blocks with timestamp >= from, up to block `last` (by slot: zone maps). */
-export async function windowSlots(store: Store, from: bigint, last: BlockRef, column = 'slot'): Promise<string> {
-  return `${column} BETWEEN ${sqlInteger(await firstSlotFrom(store, from, last.slot))} AND ${sqlInteger(last.slot)}`;
-}
-
 /** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index). */
 export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<Table> {
-  const ipc = await store.ipc(`SELECT * FROM transactions WHERE ${await windowSlots(store, from, last)} ORDER BY slot, "index"`);
-  return tableFromIPC(ipc);
+  return store.transactions(await firstSlotFrom(store, from, last.slot), last.slot);
 }

@@ -59,13 +59,16 @@ export function recordTableName(record: RecordSchema): string {
   return snakeCase(record.name);
 }
 
-/** Canonical tables: optional and nullable columns are nullable, the others NOT NULL. */
-export const CANONICAL_TABLES: Record<TableName, SqlTable> = Object.fromEntries(
-  Object.values(TABLES).map((t) => [
+/** The canonical tables DuckDB-WASM holds: all but the transactions, which stay resident as Arrow columns. */
+export type SqlCanonicalTable = Exclude<TableName, 'transactions'>;
+
+/** Canonical tables in DuckDB-WASM: optional and nullable columns are nullable, the others NOT NULL. */
+export const CANONICAL_TABLES: Record<SqlCanonicalTable, SqlTable> = Object.fromEntries(
+  Object.values(TABLES).filter((t) => t.name !== 'transactions').map((t) => [
     t.name,
     { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind], nullable: holdsNulls(c) })) },
   ]),
-) as unknown as Record<TableName, SqlTable>;
+) as unknown as Record<SqlCanonicalTable, SqlTable>;
 
 /**
  * Materialized record tables, keyed by table name. Numeric fields are nullable (a statistic of an

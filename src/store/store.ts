@@ -1,23 +1,28 @@
 /**
- * The store: canonical input tables and materialized record rows in DuckDB-WASM, written in
- * atomic units and read back with exact integers. Platform-independent: it only sees a
- * `SqlConnection`.
+ * The store: the raw transactions as resident Arrow columns (TransactionSegments), the other
+ * canonical tables and the materialized record rows in DuckDB-WASM, written in atomic units and
+ * read back with exact integers. Platform-independent: it only sees a `SqlConnection`.
  *
  * Every call runs through one queue. DuckDB-WASM executes one statement at a time on a connection,
  * but a commit is several statements with an `await` between each, and all of them run in the
  * connection's open transaction: a query slipped in between would run inside that transaction and
  * see half a unit. Queuing commits and queries makes each unit all-or-nothing to every reader.
  */
-import type { BlockRow, TableName, TokenRow, TradeRow } from '../schema/tables.js';
-import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlTable } from './ddl.js';
+import type { Table } from 'apache-arrow';
+import type { BlockRow, TokenRow, TradeRow } from '../schema/tables.js';
+import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
 import { yieldToEventLoop } from '../platform/event-loop.js';
 import { conformIPC } from './ipc.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
+import { TransactionSegments } from './transaction-segments.js';
 
-/** One unit's canonical rows: Arrow IPC (stream or file) per table, columns named as in `TABLES`. */
-export type CommitUnit = Partial<Record<TableName, Uint8Array>>;
+/**
+ * One unit's canonical rows: Arrow IPC (stream or file) per table stored in DuckDB-WASM, columns
+ * named as in `TABLES`; the transactions as a canonical Arrow table, kept as resident columns.
+ */
+export type CommitUnit = Partial<Record<SqlCanonicalTable, Uint8Array>> & { transactions?: Table };
 
 /** Materialized record rows to upsert: rows whose key matches an existing row replace it. */
 export interface RecordRows {
@@ -45,7 +50,7 @@ export interface TradesQuery {
 }
 
 /** Canonical tables written by upsert instead of append, with their keys. */
-const CANONICAL_KEYS: Partial<Record<TableName, readonly string[]>> = { tokens: ['mint'] };
+const CANONICAL_KEYS: Partial<Record<SqlCanonicalTable, readonly string[]>> = { tokens: ['mint'] };
 
 const stageOf = (table: string): string => `_stage_${table}`;
 
@@ -70,6 +75,7 @@ function whereClause(conditions: readonly string[]): string {
 export class Store {
   readonly #connection: SqlConnection;
   readonly #queue = new SerialQueue();
+  readonly #transactions = new TransactionSegments();
   #closed = false;
   #transactionsFrom: bigint | undefined;
 
@@ -90,15 +96,28 @@ export class Store {
 
   /**
    * Writes one unit (one or several blocks) atomically: canonical rows are appended (tokens are
-   * upserted by mint), record rows are upserted by key, all in one transaction. Every IPC input is
-   * checked against its table before the transaction begins; if anything fails, nothing is written.
+   * upserted by mint), record rows are upserted by key, all in one transaction, and the unit's
+   * transactions join the resident ones once it has committed (readers wait in the same queue).
+   * Every IPC input is checked against its table before the transaction begins; if anything fails,
+   * nothing is written.
    */
   async commit(unit: CommitUnit, records: readonly RecordRows[] = []): Promise<CommitResult> {
     const writes = this.#plan(unit, records);
     return this.#exclusive(async () => {
       const rows: Record<string, number> = {};
       const todo = writes.filter((w) => w.rows > 0);
-      if (todo.length === 0) return { rows };
+      const transactions = unit.transactions?.numRows ?? 0;
+      if (todo.length > 0) await this.#write(todo, rows);
+      if (transactions > 0) {
+        this.#transactions.append(unit.transactions!);
+        rows.transactions = transactions;
+      }
+      return { rows };
+    });
+  }
+
+  /** Runs the unit's DuckDB writes in one transaction, counting the rows per table into `rows`. */
+  async #write(todo: readonly Write[], rows: Record<string, number>): Promise<void> {
       const c = this.#connection;
       await c.run('BEGIN TRANSACTION');
       try {
@@ -115,8 +134,6 @@ export class Store {
         await c.run('ROLLBACK').catch(() => undefined); // a failed COMMIT has already rolled back
         throw error;
       }
-      return { rows };
-    });
   }
 
   /** Upserts materialized record rows atomically (a commit without canonical rows). */
@@ -125,17 +142,17 @@ export class Store {
   }
 
   /**
-   * Deletes the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
-   * store's memory), in one statement; DuckDB frees the row groups left empty, so a store pruned as
-   * it goes holds the retained span of transactions. Blocks, trades, tokens and the method records
-   * (a row or a few per block) stay. A later cut only moves forward.
+   * Drops the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
+   * store's memory), so a store pruned as it goes holds the retained span of transactions. Blocks,
+   * trades, tokens and the method records (a row or a few per block) stay. A later cut only moves
+   * forward.
    */
   async prune(cutNs: bigint): Promise<void> {
     await this.#exclusive(async () => {
       if (this.#transactionsFrom !== undefined && cutNs <= this.#transactionsFrom) return;
       this.#transactionsFrom = cutNs;
       const [row] = await this.#connection.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
-      if (row?.last != null) await this.#connection.run(`DELETE FROM transactions WHERE slot <= ${sqlInteger(row.last as bigint)}`);
+      if (row?.last != null) this.#transactions.pruneThrough(row.last as bigint);
     });
   }
 
@@ -166,15 +183,9 @@ export class Store {
     return (await this.rows(sql)) as unknown as BlockRow[];
   }
 
-  /**
-   * Transactions of the blocks with fromNs <= timestamp < toNs, by (slot, index), as Arrow IPC:
-   * the canonical columns plus the block's `timestamp`. Sized for kernels, not for plain objects.
-   */
-  transactionsInRange(fromNs: bigint, toNs: bigint): Promise<Uint8Array> {
-    const sql =
-      `SELECT t.*, b."timestamp" FROM transactions t JOIN blocks b ON b.slot = t.slot` +
-      ` WHERE b."timestamp" >= ${sqlInteger(fromNs)} AND b."timestamp" < ${sqlInteger(toNs)} ORDER BY t.slot, t."index"`;
-    return this.ipc(sql);
+  /** The transactions of slots first..last (inclusive), by (slot, index): the canonical columns, queued like every other call. */
+  transactions(first: bigint, last: bigint): Promise<Table> {
+    return this.#exclusive(async () => this.#transactions.between(first, last));
   }
 
   /** Any read query as plain rows, queued like every other call (build SQL with the `sql.ts` helpers). */
@@ -206,12 +217,12 @@ export class Store {
   #plan(unit: CommitUnit, records: readonly RecordRows[]): Write[] {
     const writes: Write[] = [];
     for (const name of Object.keys(unit)) {
-      if (!(name in CANONICAL_TABLES)) throw new TypeError(`unknown canonical table ${name}`);
+      if (!(name in CANONICAL_TABLES) && name !== 'transactions') throw new TypeError(`unknown canonical table ${name}`);
     }
     for (const table of Object.values(CANONICAL_TABLES)) {
-      const bytes = unit[table.name as TableName];
+      const bytes = unit[table.name as SqlCanonicalTable];
       if (bytes === undefined) continue;
-      writes.push({ table, ...conformIPC(bytes, table), key: CANONICAL_KEYS[table.name as TableName] });
+      writes.push({ table, ...conformIPC(bytes, table), key: CANONICAL_KEYS[table.name as SqlCanonicalTable] });
     }
     for (const record of records) {
       const table = RECORD_TABLES[record.table];

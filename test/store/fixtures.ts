@@ -1,5 +1,6 @@
 /** Canonical rows as Arrow IPC (apache-arrow 21, built in the test) and small block generators. */
-import { Bool, Int64, Table, Uint32, Uint64, Uint8, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
+import { Bool, Int64, Table, Uint32, Uint64, Uint8, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
+import type { CommitUnit } from '../../src/store/store.js';
 import {
   TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
 } from '../../src/schema/tables.js';
@@ -65,11 +66,11 @@ export function generateBlock(slot: bigint, txs: number, fills = 1, pair: [strin
   return { blocks, transactions, trades };
 }
 
-/** The IPC unit of a generated block. */
-export function unitOf(block: GeneratedBlock): Partial<Record<TableName, Uint8Array>> {
+/** The commit unit of a generated block: IPC for the DuckDB tables, a table for the resident transactions. */
+export function unitOf(block: GeneratedBlock): CommitUnit {
   return {
     blocks: canonicalIPC('blocks', block.blocks),
-    transactions: canonicalIPC('transactions', block.transactions),
+    transactions: tableFromIPC(canonicalIPC('transactions', block.transactions)),
     trades: canonicalIPC('trades', block.trades),
   };
 }

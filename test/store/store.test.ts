@@ -7,20 +7,20 @@ import { sqlInteger } from '../../src/store/sql.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { BONK, SOL, USDC, canonicalIPC, generateBlock, slotNs, token, unitOf } from './fixtures.js';
 
-const countsSql = (slot: bigint) =>
-  `SELECT (SELECT count(*) FROM blocks WHERE slot = ${sqlInteger(slot)}) AS blocks,` +
-  ` (SELECT count(*) FROM transactions WHERE slot = ${sqlInteger(slot)}) AS transactions,` +
-  ` (SELECT count(*) FROM trades WHERE slot = ${sqlInteger(slot)}) AS trades`;
+/** Rows of a slot in each table: blocks and trades from DuckDB-WASM, transactions from the resident columns. */
+const countsOf = async (store: Store, slot: bigint) => {
+  const [row] = await store.rows(
+    `SELECT (SELECT count(*) FROM blocks WHERE slot = ${sqlInteger(slot)}) AS blocks,` +
+      ` (SELECT count(*) FROM trades WHERE slot = ${sqlInteger(slot)}) AS trades`,
+  );
+  const transactions = (await store.transactions(slot, slot)).numRows;
+  return { blocks: Number(row!.blocks), transactions, trades: Number(row!.trades) };
+};
+const NONE = { blocks: 0, transactions: 0, trades: 0 };
 
-/** Blocks whose transactions or trades are not all there, and rows without their block. */
-const INCOMPLETE_SQL = `
-  SELECT
-    (SELECT count(*) FROM blocks b
-      WHERE (SELECT count(*) FROM transactions t WHERE t.slot = b.slot) <> b.block_cu_limit
-         OR (SELECT count(*) FROM trades r WHERE r.slot = b.slot) <> b.block_height) AS partial_blocks,
-    (SELECT count(*) FROM transactions WHERE slot NOT IN (SELECT slot FROM blocks)) AS orphan_transactions,
-    (SELECT count(*) FROM trades WHERE slot NOT IN (SELECT slot FROM blocks)) AS orphan_trades,
-    (SELECT count(*) FROM blocks) AS blocks`;
+/** Per block: its transactions' count (block_cu_limit) and trades' count (block_height) as the generator wrote them. */
+const BLOCKS_SQL = 'SELECT slot, block_cu_limit AS txs, block_height AS fills, (SELECT count(*) FROM trades r WHERE r.slot = b.slot) AS trades FROM blocks b';
+const ORPHAN_TRADES_SQL = 'SELECT count(*) AS n FROM trades WHERE slot NOT IN (SELECT slot FROM blocks)';
 
 describe('Store', () => {
   let store: Store;
@@ -34,7 +34,7 @@ describe('Store', () => {
   it('commits a unit to every table and reports the rows written', async () => {
     const result = await store.commit(unitOf(generateBlock(100n, 3, 2)));
     expect(result.rows).toEqual({ blocks: 1, transactions: 3, trades: 6 });
-    expect(await store.rows(countsSql(100n))).toEqual([{ blocks: 1n, transactions: 3n, trades: 6n }]);
+    expect(await countsOf(store, 100n)).toEqual({ blocks: 1, transactions: 3, trades: 6 });
   });
 
   it('keeps u64 amounts above 2^53 exact through commit and trades()', async () => {
@@ -50,12 +50,12 @@ describe('Store', () => {
     const unit = unitOf(generateBlock(102n, 2));
     unit.trades = unit.trades!.subarray(0, unit.trades!.length - 30);
     await expect(store.commit(unit)).rejects.toThrow(/trades: malformed Arrow IPC/);
-    expect(await store.rows(countsSql(102n))).toEqual([{ blocks: 0n, transactions: 0n, trades: 0n }]);
+    expect(await countsOf(store, 102n)).toEqual(NONE);
   });
 
   it('a unit that fails inside the transaction leaves no row in any table', async () => {
     // tx_index -1 passes the Arrow checks (any integer type) but not DuckDB's UINTEGER range:
-    // blocks and transactions are inserted first, then trades fail and everything is rolled back.
+    // blocks are inserted first, then trades fail: everything is rolled back, the transactions never join.
     const block = generateBlock(103n, 2);
     const trades = tableFromIPC(canonicalIPC('trades', block.trades));
     const bad = new Table({
@@ -63,10 +63,10 @@ describe('Store', () => {
       tx_index: makeVector(new BigInt64Array([0n, -1n])),
     });
     await expect(store.commit({ ...unitOf(block), trades: tableToIPC(bad, 'stream') })).rejects.toThrow(/tx_index|UINT32|out of range/i);
-    expect(await store.rows(countsSql(103n))).toEqual([{ blocks: 0n, transactions: 0n, trades: 0n }]);
+    expect(await countsOf(store, 103n)).toEqual(NONE);
     // The connection is usable afterwards (no transaction left open).
     await store.commit(unitOf(generateBlock(103n, 2)));
-    expect(await store.rows(countsSql(103n))).toEqual([{ blocks: 1n, transactions: 2n, trades: 2n }]);
+    expect(await countsOf(store, 103n)).toEqual({ blocks: 1, transactions: 2, trades: 2 });
   });
 
   it('rejects columns that would land in the wrong place or lose data', async () => {
@@ -82,7 +82,7 @@ describe('Store', () => {
     await expect(store.commit({ blocks: nullTimestamp })).rejects.toThrow(/null in NOT NULL column timestamp at row 1/);
     await expect(store.commit({ blocks: new Uint8Array(0) })).rejects.toThrow(/no Arrow IPC schema/);
     await expect(store.commit({ nope: new Uint8Array(0) } as never)).rejects.toThrow(/unknown canonical table nope/);
-    expect(await store.rows(countsSql(104n))).toEqual([{ blocks: 0n, transactions: 0n, trades: 0n }]);
+    expect(await countsOf(store, 104n)).toEqual(NONE);
   });
 
   it('accepts columns in any order and fills missing optional columns with nulls', async () => {
@@ -109,9 +109,19 @@ describe('Store', () => {
     let reads = 0;
     const reader = (async () => {
       while (!done) {
-        const [row] = await store.rows(INCOMPLETE_SQL);
+        // DuckDB's blocks and trades, then the resident transactions, then the blocks again: units only
+        // add rows here, so a block seen first must be whole in the transactions read after it, and
+        // a slot among those transactions must have its block in the read after them
+        const blocks = await store.rows(BLOCKS_SQL);
+        const [orphans] = await store.rows(ORPHAN_TRADES_SQL);
+        const transactions = await store.transactions(0n, 1n << 62n);
+        const later = new Set((await store.rows('SELECT slot FROM blocks')).map((b) => b.slot as bigint));
         reads++;
-        if (row!.partial_blocks !== 0n || row!.orphan_transactions !== 0n || row!.orphan_trades !== 0n) violations.push(row);
+        const txs = new Map<bigint, number>();
+        for (const slot of transactions.getChild('slot')!.toArray() as BigUint64Array) txs.set(slot, (txs.get(slot) ?? 0) + 1);
+        const partial = blocks.filter((b) => BigInt(txs.get(b.slot as bigint) ?? 0) !== b.txs || b.trades !== b.fills);
+        const orphanTxs = [...txs.keys()].filter((slot) => !later.has(slot));
+        if (partial.length || orphanTxs.length || orphans!.n !== 0n) violations.push({ partial, orphanTxs, orphans });
       }
     })();
     const writer = (async () => {
@@ -134,15 +144,15 @@ describe('Store', () => {
     done = true;
     await reader;
     expect(violations).toEqual([]);
-    expect(reads).toBeGreaterThan(slots.length / 2);
+    expect(reads).toBeGreaterThan(slots.length / 8); // four reads an iteration, each queued behind at most one commit
     const [final] = await store.rows(`SELECT count(*) AS n FROM blocks WHERE slot >= 1000`);
     expect(final!.n).toBe(BigInt(slots.filter((s) => s % 5n !== 0n).length));
   });
 
   it('a query issued while a commit is running waits for the whole unit', async () => {
     const commit = store.commit(unitOf(generateBlock(2000n, 5, 2)));
-    const counts = store.rows(countsSql(2000n)); // issued before the commit finished
-    expect(await counts).toEqual([{ blocks: 1n, transactions: 5n, trades: 10n }]);
+    const counts = countsOf(store, 2000n); // issued before the commit finished
+    expect(await counts).toEqual({ blocks: 1, transactions: 5, trades: 10 });
     await commit;
   });
 
@@ -208,12 +218,14 @@ describe('Store queries', () => {
     expect(blocks[0]).toEqual({ slot: 10n, timestamp: slotNs(10n), parent_slot: 9n, block_height: 6n, leader: null, block_cu_limit: 3n });
   });
 
-  it('transactionsInRange() returns IPC with the block timestamp, by slot and index', async () => {
-    const table = tableFromIPC(await store.transactionsInRange(slotNs(11n), slotNs(13n)));
+  it('transactions() are the resident rows of a slot range, by slot and index, whatever the commit order', async () => {
+    const table = await store.transactions(11n, 12n);
     expect(table.numRows).toBe(6);
     expect(Array.from(table.getChild('slot')!.toArray() as BigUint64Array)).toEqual([11n, 11n, 11n, 12n, 12n, 12n]);
     expect(Array.from(table.getChild('index')!.toArray() as Uint32Array)).toEqual([0, 1, 2, 0, 1, 2]);
-    expect(table.getChild('timestamp')!.get(5)).toBe(slotNs(12n));
+    expect(table.getChild('signature')!.get(5)).toBe('sig-12-2');
+    expect((await store.transactions(13n, 20n)).numRows).toBe(0);
+    expect((await store.transactions(0n, 10n)).numRows).toBe(3);
   });
 
   it('tokens() are upserted by mint and sorted by mint', async () => {
@@ -279,15 +291,16 @@ describe('Store.prune', () => {
       expect(store.transactionsFrom).toBeUndefined();
 
       await store.prune(slotNs(6n) - 1n); // the transactions of slots 1..5 go
-      const counts = () => store.rows(
-        'SELECT (SELECT min(slot) FROM transactions) AS t, (SELECT count(*) FROM transactions) AS nt,' +
-          ' (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM trades) AS nr, (SELECT count(*) FROM tokens) AS tokens',
-      );
-      expect(await counts()).toEqual([{ t: 6n, nt: 15n, nb: 10n, nr: 60n, tokens: 1n }]);
+      const counts = async () => {
+        const transactions = await store.transactions(0n, 100n);
+        const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM trades) AS nr, (SELECT count(*) FROM tokens) AS tokens');
+        return { t: transactions.getChild('slot')!.get(0), nt: transactions.numRows, ...row };
+      };
+      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 60n, tokens: 1n });
       expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);
       await store.prune(slotNs(3n)); // a cut never moves back
       expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);
-      expect(await counts()).toEqual([{ t: 6n, nt: 15n, nb: 10n, nr: 60n, tokens: 1n }]);
+      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 60n, tokens: 1n });
     } finally {
       await store.close();
     }
