@@ -48,8 +48,9 @@ function e2eStages(f: Figure): string {
   return `Of chainlens' ${value(f, 'chainlens_cpu_s').toFixed(1)} s of CPU (${value(f, 'chainlens_wall_s').toFixed(1)} s wall, of which ` +
     `${value(f, 'chainlens_load_s').toFixed(1)} s load), the profile puts ${pct(f, 'decode')} in decoding, ${pct(f, 'validate')} in validation, ` +
     `${pct(f, 'compute')} in computing the methods' per-block state, ${pct(f, 'store')} in the store (DuckDB-WASM) and ${pct(f, 'other')} elsewhere ` +
-    '(the pipeline, the calls, Node, GC). The load turns every Parquet row into a JavaScript object, validates it row by row, inserts ' +
-    'the raw rows into DuckDB-WASM (one thread, blocking) and builds every method\'s state as it goes, for every method whether asked or not.';
+    '(the pipeline, the calls, Node, GC). The load decodes and validates the rows chunk by chunk on the serving thread, keeps the raw ' +
+    'transactions as resident Arrow columns, inserts the trades, blocks and every method\'s records into DuckDB-WASM (one thread, ' +
+    'blocking) and builds every method\'s state as it goes, for every method whether asked or not.';
 }
 
 const E2E_CLOSE = 'The columnar engine (the next issue): Parquet columns decoded straight into typed arrays (parquet-wasm\'s Arrow output ' +
@@ -85,8 +86,9 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
-          `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens holds every raw row twice on the way (JavaScript row objects, ` +
-          'then DuckDB-WASM\'s heap, which never returns memory), plus the methods\' state; the peers hold the needed columns once, compressed or vectorized.'
+          `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens holds every raw transaction as Arrow ` +
+          'columns (every column, not only those the answers need), the trades and records in DuckDB-WASM\'s heap (which never returns memory) ' +
+          'and the methods\' state for every pair and window; the peers hold the needed columns once, compressed or vectorized.'
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,

@@ -49,7 +49,7 @@ function dumpFigureBase(dump: Dump, label: string) {
     work: { unit: 'blocks', count: blocks },
     notes: [
       'Each subject is one fresh Node process started on the same files: wall time from the process start (Node\'s own start-up included) to its last answer, CPU time (user + system, all threads) and peak resident set (process.resourceUsage) at that point.',
-      'chainlens: createEngine, engine.load(folder) (decode, validate, store in DuckDB-WASM, every method\'s per-block state), then the public calls: (a) chain::priorityfee::block paged back 1,000 blocks a call with `at`, (b) chain::priorityfee::fee 1m, (c) chain::market::ohlcv 1m of every token against USDC, USDT and SOL, (d) chain::priorityfee::recommendation 1m, (e) chain::market::volume and vwap 5m of the 10 pairs with the most trades.',
+      'chainlens: createEngine, engine.load(folder) (decode, validate, the transactions kept as resident columns, the rest stored in DuckDB-WASM, every method\'s per-block state), then the public calls: (a) chain::priorityfee::block paged back 1,000 blocks a call with `at`, (b) chain::priorityfee::fee 1m, (c) chain::market::ohlcv 1m of every token against USDC, USDT and SOL, (d) chain::priorityfee::recommendation 1m, (e) chain::market::volume and vwap 5m of the 10 pairs with the most trades.',
       'Native DuckDB reads the Parquet files into tables (the columns the answers need) and answers with SQL; Polars scans the files lazily and answers with group_by, one lazy query per answer (each reads the columns it needs from the files); both on their default threads (2 cores here). Their percentiles are the nearest rank written out (the sorted list at rank ceil(p x n / 100)), as chainlens defines them.',
     ],
   };
