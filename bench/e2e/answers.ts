@@ -10,10 +10,44 @@
  * 1e-9 (f64: sums in another order) or 2e-6 (f32 on the wire).
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { encodeTimestamp } from '../../src/schema/encode.js';
 import { BlockFees, Candle, POSITION_AT_FEE, Recommendation, STAT_SUFFIXES, suffixMillis, Volume, Vwap, WindowFees, type RecordSchema } from '../../src/schema/records.js';
 
 /** One answer row: field name to wire value. */
 export type Row = Record<string, string | number | boolean | null>;
+
+/** A peer's value as a wire value: integers as decimal strings, floats as numbers. */
+export function wire(value: unknown): Row[string] {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  return String(value);
+}
+
+/** Integer nanoseconds (a bigint or its decimal string) as a wire timestamp. */
+export const iso = (ns: unknown): string => encodeTimestamp(BigInt(ns as bigint | string));
+
+/** A peer's row with every value as a wire value. */
+export const plain = (r: Record<string, unknown>): Row => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, wire(v)]));
+
+/**
+ * Answer (e) for one pair from a peer's 5m aggregates (t: the newest block time of the dump; sums,
+ * swap counts, the last price and slot): the Volume fields, then the Vwap fields prefixed `vwap.`.
+ */
+export function topPairRow(r: Record<string, unknown>): Row {
+  const end = BigInt(r.t as bigint | string) + 1n;
+  const bounds = { timestamp: iso(r.t), window_duration: 'PT5M', window_start: iso(end - TOP_WINDOW_NS), window_end: iso(end) };
+  const volume: Row = {
+    base: wire(r.base), quote: wire(r.quote), ...bounds, base_volume: wire(r.base_volume), quote_volume: wire(r.quote_volume),
+    buy_volume: wire(r.buy_volume), sell_volume: wire(r.sell_volume), total_volume: wire(r.base_volume),
+    buy_swaps: wire(r.buy_swaps), sell_swaps: wire(r.sell_swaps), total_swaps: wire(r.total_swaps), data_points: wire(r.total_swaps), duration: 'PT5M',
+  };
+  const vwap: Row = {
+    base: wire(r.base), quote: wire(r.quote), ...bounds, slot: wire(r.slot), vwap: Number(r.quote_volume) / Number(r.base_volume),
+    current_price: wire(r.current_price), cumulative_price_volume: wire(r.quote_volume), total_volume: wire(r.base_volume), data_points: wire(r.total_swaps),
+  };
+  return { ...volume, ...Object.fromEntries(Object.entries(vwap).map(([k, v]) => [`vwap.${k}`, v])) };
+}
 
 /** The five answers of a subject. */
 export interface Answers {

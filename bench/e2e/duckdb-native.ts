@@ -8,12 +8,11 @@
  */
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { encodeTimestamp } from '../../src/schema/encode.js';
 import { TIERS } from '../../src/schema/records.js';
 import { childArgs, isChildOf, printResult } from '../child.js';
 import {
   MAX_CU_LIMIT, MIN_SAMPLES, MINUTE_NS, PERCENTILE_SUFFIXES, POSITION_AT_FEE, SATURATED_FILL_PCT, TOP_PAIRS, TOP_WINDOW_NS,
-  subjectRun, writeAnswers, type Answers, type Row,
+  iso, plain, subjectRun, topPairRow, wire, writeAnswers, type Answers, type Row,
 } from './answers.js';
 
 const PAYING = '(WHERE NOT is_vote AND price > 0)';
@@ -62,16 +61,6 @@ const LOAD = (folder: string) => {
 type Rows = Record<string, unknown>[];
 const rows = async (c: DuckDBConnection, sql: string): Promise<Rows> => (await c.runAndReadAll(sql)).getRowObjects() as Rows;
 
-/** A DuckDB value as a wire value: integers as decimal strings, doubles as numbers. */
-function wire(value: unknown): Row[string] {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
-  return String(value);
-}
-
-const iso = (ns: unknown) => encodeTimestamp(BigInt(ns as bigint));
-const plain = (r: Record<string, unknown>): Row => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, wire(v)]));
 
 async function recommendation(c: DuckDBConnection): Promise<Row> {
   const window = `(SELECT slot, block_cu_limit FROM blocks WHERE timestamp > (SELECT max(timestamp) FROM blocks) - ${MINUTE_NS})`;
@@ -122,20 +111,7 @@ async function answers(c: DuckDBConnection): Promise<Answers> {
       coalesce(sum(base_volume) FILTER (WHERE is_buy), 0) AS buy_volume, coalesce(sum(base_volume) FILTER (WHERE NOT is_buy), 0) AS sell_volume,
       count(*) FILTER (WHERE is_buy) AS buy_swaps, count(*) FILTER (WHERE NOT is_buy) AS sell_swaps, count(*) AS total_swaps,
       last(price ORDER BY slot, tx_index, fill_index) AS current_price, max(slot) AS slot
-    FROM trades JOIN active a USING (base, quote) WHERE timestamp > a.t - ${TOP_WINDOW_NS} GROUP BY base, quote`)).map((r) => {
-    const end = BigInt(r.t as bigint) + 1n;
-    const bounds = { timestamp: iso(r.t), window_duration: 'PT5M', window_start: iso(end - TOP_WINDOW_NS), window_end: iso(end) };
-    const volume: Row = {
-      base: wire(r.base), quote: wire(r.quote), ...bounds, base_volume: wire(r.base_volume), quote_volume: wire(r.quote_volume),
-      buy_volume: wire(r.buy_volume), sell_volume: wire(r.sell_volume), total_volume: wire(r.base_volume),
-      buy_swaps: wire(r.buy_swaps), sell_swaps: wire(r.sell_swaps), total_swaps: wire(r.total_swaps), data_points: wire(r.total_swaps), duration: 'PT5M',
-    };
-    const vwap: Row = {
-      base: wire(r.base), quote: wire(r.quote), ...bounds, slot: wire(r.slot), vwap: Number(r.quote_volume) / Number(r.base_volume),
-      current_price: wire(r.current_price), cumulative_price_volume: wire(r.quote_volume), total_volume: wire(r.base_volume), data_points: wire(r.total_swaps),
-    };
-    return { ...volume, ...Object.fromEntries(Object.entries(vwap).map(([k, v]) => [`vwap.${k}`, v])) };
-  });
+    FROM trades JOIN active a USING (base, quote) WHERE timestamp > a.t - ${TOP_WINDOW_NS} GROUP BY base, quote`)).map(topPairRow);
   return { blocks, windows, candles, recommendation: [reco], top };
 }
 

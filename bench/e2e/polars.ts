@@ -7,12 +7,11 @@
  */
 import path from 'node:path';
 import pl from 'nodejs-polars';
-import { encodeTimestamp } from '../../src/schema/encode.js';
 import { TIERS } from '../../src/schema/records.js';
 import { childArgs, isChildOf, printResult } from '../child.js';
 import {
   MAX_CU_LIMIT, MIN_SAMPLES, MINUTE_NS, PERCENTILE_SUFFIXES, POSITION_AT_FEE, SATURATED_FILL_PCT, TOP_PAIRS, TOP_WINDOW_NS,
-  subjectRun, writeAnswers, type Answers, type Row,
+  iso, plain, subjectRun, topPairRow, wire, writeAnswers, type Answers, type Row,
 } from './answers.js';
 
 type Lazy = ReturnType<typeof pl.scanParquet>;
@@ -88,14 +87,6 @@ async function feeStats(tx: Lazy, key: string): Promise<Record<string, unknown>[
   return (await joined.collect()).toRecords() as Record<string, unknown>[];
 }
 
-function wire(value: unknown): Row[string] {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
-  return String(value);
-}
-const iso = (ns: unknown) => encodeTimestamp(BigInt(ns as string));
-const plain = (r: Record<string, unknown>): Row => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, wire(v)]));
 
 async function recommendation(tx: Lazy, blocks: Lazy): Promise<Row> {
   const [{ t }] = (await blocks.select(col('timestamp').max().cast(pl.Utf8).alias('t')).collect()).toRecords() as { t: string }[];
@@ -172,20 +163,7 @@ async function answers(folder: string): Promise<Answers> {
       col('is_buy').sum().alias('buy_swaps'), col('is_buy').not().sum().alias('sell_swaps'), pl.len().alias('total_swaps'),
       col('price').last().alias('current_price'), col('slot').max().alias('slot'),
     ).withColumns(col('t').cast(pl.Utf8)).collect()).toRecords() as Record<string, unknown>[];
-  const top = topRows.map((r) => {
-    const end = BigInt(r.t as string) + 1n;
-    const bounds = { timestamp: iso(r.t), window_duration: 'PT5M', window_start: iso(end - TOP_WINDOW_NS), window_end: iso(end) };
-    const volume: Row = {
-      base: wire(r.base), quote: wire(r.quote), ...bounds, base_volume: wire(r.base_volume), quote_volume: wire(r.quote_volume),
-      buy_volume: wire(r.buy_volume), sell_volume: wire(r.sell_volume), total_volume: wire(r.base_volume),
-      buy_swaps: wire(r.buy_swaps), sell_swaps: wire(r.sell_swaps), total_swaps: wire(r.total_swaps), data_points: wire(r.total_swaps), duration: 'PT5M',
-    };
-    const vwap: Row = {
-      base: wire(r.base), quote: wire(r.quote), ...bounds, slot: wire(r.slot), vwap: Number(r.quote_volume) / Number(r.base_volume),
-      current_price: wire(r.current_price), cumulative_price_volume: wire(r.quote_volume), total_volume: wire(r.base_volume), data_points: wire(r.total_swaps),
-    };
-    return { ...volume, ...Object.fromEntries(Object.entries(vwap).map(([k, v]) => [`vwap.${k}`, v])) };
-  });
+  const top = topRows.map(topPairRow);
   return { blocks, windows, candles, recommendation: [reco], top };
 }
 

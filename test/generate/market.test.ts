@@ -3,19 +3,11 @@ import { LENS_MINT, PUPS_MINT, SOL_MINT, USDC_MINT } from '../../src/generate/co
 import { randomPublicKey } from '../../src/generate/keys.js';
 import { generateBlocks, generateTokens, type GeneratedBlock, type MarketOptions } from '../../src/generate/market.js';
 import { Rng } from '../../src/generate/prng.js';
+import { SWAP_PROGRAMS } from './swap-programs.js';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const SLOT_NS = 400_000_000n;
 const VOTE = 'Vote111111111111111111111111111111111111111';
-const SWAP_PROGRAMS = new Set([
-  'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4',
-  '675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8',
-  'CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK',
-  'whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc',
-  'LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo',
-  'PhoeNiXZ8ByJGLkxNfZRnkUfjvmuYqLR89jjFHGqdXY',
-  '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P',
-]);
 
 /** Independent oracle: the byte length a base58 string decodes to (BigInt arithmetic). */
 function decodedLength(text: string): number {

@@ -4,16 +4,8 @@ import { SOL_MINT, USDC_MINT, USDT_MINT } from '../../src/generate/constants.js'
 import { generateBlocks, generateTokens, type GeneratedBlock, type MarketOptions } from '../../src/generate/market.js';
 import { PROFILES, resolveMarket } from '../../src/generate/profiles.js';
 import { buildUniverse, pickPair } from '../../src/generate/universe.js';
+import { SWAP_PROGRAMS } from './swap-programs.js';
 
-const SWAP_PROGRAMS = new Set([
-  'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4',
-  '675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8',
-  'CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK',
-  'whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc',
-  'LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo',
-  'PhoeNiXZ8ByJGLkxNfZRnkUfjvmuYqLR89jjFHGqdXY',
-  '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P',
-]);
 const QUOTES = new Set([SOL_MINT, USDC_MINT, USDT_MINT]);
 
 const collect = (options: MarketOptions): GeneratedBlock[] => [...generateBlocks(options)];
