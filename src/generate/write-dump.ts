@@ -5,6 +5,7 @@
 import type { TableWriter } from '../ingest/files/write.js';
 import type { TableName } from '../schema/tables.js';
 import { generateBlocks, generateTokens, type MarketOptions } from './market.js';
+import { resolveMarket } from './profiles.js';
 
 /** Opens the writer of one table's file. */
 export type WriterFactory = <T extends TableName>(table: T) => Promise<TableWriter<T>>;
@@ -19,9 +20,10 @@ const CHUNK_ROWS = 65_536;
 export async function writeDump(
   options: MarketOptions, open: WriterFactory, onBlock?: (done: number, slot: bigint) => void,
 ): Promise<DumpCounts> {
+  resolveMarket(options); // bad options throw here, before any file is created
   const counts: DumpCounts = { blocks: 0, transactions: 0, trades: 0, tokens: 0 };
-  const tokens = await open('tokens');
   const rows = generateTokens(options);
+  const tokens = await open('tokens');
   await tokens.write(rows);
   await tokens.close();
   counts.tokens = rows.length;

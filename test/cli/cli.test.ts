@@ -144,6 +144,10 @@ describe('chainlens help and usage mistakes', () => {
     expect(profile.stderr).toContain('--profile must be one of default, mainnet');
     expect(run(['generate', '--out', out, '--pairs', '1.5']).status).toBe(2);
     expect(run(['generate', '--out', out, '--swaps-per-second', '0']).status).toBe(2);
+    // options the generator refuses (two pairs cannot hold the quotes it needs) write no file
+    const empty = mkdtempSync(join(tmpdir(), 'chainlens-cli-refused-'));
+    expect(run(['generate', '--out', empty, '--profile', 'mainnet', '--pairs', '2']).status).toBe(2);
+    expect(readdirSync(empty)).toEqual([]);
   });
 });
 
