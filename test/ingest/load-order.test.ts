@@ -4,6 +4,7 @@
  * tables (docs/semantics.md, "Loading a dump").
  */
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/index.node.js';
 import { canonicalCsv, load, MINT, rawBlock, tempDir, writeFiles } from './load-fixtures.js';
 
 const TOKEN_LIST = JSON.stringify({
@@ -82,5 +83,21 @@ describe('a token list with no mainnet token', () => {
     const { report, committed } = await load(dir);
     expect(report.rejected).toBe(0);
     expect(committed.slots).toEqual([11n]);
+  });
+});
+
+describe('a token list through engine.load', () => {
+  it('names the tokens of the raw blocks loaded with it, as chain::market::token answers them', async () => {
+    const dir = writeFiles(tempDir(), { 'solana.tokenlist.json': TOKEN_LIST, 'block.json': JSON.stringify(rawBlock(41)) });
+    const engine = await createEngine();
+    try {
+      const report = await engine.load(dir);
+      expect(report.rejected).toBe(0);
+      expect(await engine.call('chain::market::token', { mint: MINT })).toEqual([
+        expect.objectContaining({ mint: MINT, name: 'Mint Token', symbol: 'MNT', decimals: '6' }),
+      ]);
+    } finally {
+      await engine.close();
+    }
   });
 });
