@@ -3,8 +3,10 @@
  * round-trip decimal without exponent, timestamps with 9 fraction digits, ISO-8601 durations.
  * The record encoder is derived from the schema's field lists.
  */
-import type { RecordOf, RecordSchema } from './records.js';
+import { NEVER_NULL_FIELDS, type RecordOf, type RecordSchema } from './records.js';
 import type { WireType } from './wire.js';
+
+const NEVER_NULL: ReadonlySet<string> = new Set(NEVER_NULL_FIELDS);
 
 const NS_PER_SECOND = 1_000_000_000n;
 const NS_PER_DAY = 86_400n * NS_PER_SECOND;
@@ -124,7 +126,9 @@ export function encodeRecord<S extends RecordSchema>(schema: S, value: RecordOf<
   for (const [name, type] of schema.fields) {
     const field = source[name];
     if (field === undefined) throw new Error(`${schema.name}.${name} is missing`);
-    out[name] = encodeValue(type, field);
+    const encoded = encodeValue(type, field);
+    if (encoded === null && NEVER_NULL.has(name)) throw new Error(`${schema.name}.${name} is null, which its wire type rules out`);
+    out[name] = encoded;
   }
   return out;
 }

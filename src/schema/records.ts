@@ -22,9 +22,26 @@ export type RecordOf<S extends RecordSchema> = {
   [K in S['fields'][number] as K[0]]: ValueOf<K[1]>;
 };
 
+/**
+ * Numeric fields that are never null on the wire, in every record that has them: slots, counts,
+ * raw amounts and the sums of known values. Every other numeric field may be null (a statistic of
+ * no samples, a ratio over zero, an unknown USD price, supply or consumed compute units). The
+ * encoder refuses a null here, so the type `WireOf` gives them is a checked contract.
+ */
+export const NEVER_NULL_FIELDS = [
+  'slot', 'tx_count', 'no_priority_tx_count', 'total_tx_count', 'data_points',
+  'total_swaps', 'buy_swaps', 'sell_swaps', 'num_swaps', 'outlier_count',
+  'decimals', 'base_decimals', 'quote_decimals', 'base_amount', 'quote_amount',
+  'compute_unit_price', 'compute_unit_limit', 'total_priority_fee', 'total_priority_fees', 'total_compute_budget',
+  'batches', 'records',
+] as const;
+
+/** A field name of NEVER_NULL_FIELDS. */
+export type NeverNullField = (typeof NEVER_NULL_FIELDS)[number];
+
 /** A record whose schema is `S` as it arrives on the wire (JSON): what a call answers and a push carries. */
 export type WireOf<S extends RecordSchema> = {
-  [K in S['fields'][number] as K[0]]: WireValueOf<K[1]>;
+  [K in S['fields'][number] as K[0]]: K[0] extends NeverNullField ? NonNullable<WireValueOf<K[1]>> : WireValueOf<K[1]>;
 };
 
 function record<const F extends readonly Field[]>(name: string, fields: F): RecordSchema<F> {

@@ -104,6 +104,9 @@ describe('records', () => {
     });
     const { price: _, ...missing } = trade;
     expect(() => encodeRecord(Trade, missing as typeof trade)).toThrow(/Trade.price/);
+    // a field the wire types as never null (NEVER_NULL_FIELDS) is refused as null; another is written as null
+    expect(() => encodeRecord(Trade, { ...trade, slot: null } as never)).toThrow(/Trade.slot is null/);
+    expect(encodeRecord(Trade, { ...trade, price: null } as never).price).toBeNull();
   });
 
   it('derives stable ids below 2^53', () => {

@@ -8,7 +8,12 @@ const engine = await createEngine();
 
 const trades = await engine.call('chain::market::trades', { limit: 10, at: '2026-01-01T00:30:00Z' });
 const price: string | null = trades[0]!.price; // numbers arrive as decimal strings
-const slot: string | null = trades[0]!.slot; // u64 as an exact decimal string
+const slot: string = trades[0]!.slot; // u64 as an exact decimal string, never null (NEVER_NULL_FIELDS)
+const baseAmount: string = trades[0]!.base_amount;
+const blockFees = await engine.call('chain::priorityfee::block', {});
+const txCount: string = blockFees[0]!.tx_count;
+// @ts-expect-error consumed compute units may be unknown (null), so their total may be null
+const totalUnits: string = blockFees[0]!.total_compute_units;
 const when: string = trades[0]!.timestamp; // ISO-8601
 const buy: boolean = trades[0]!.is_buy;
 const id: number = trades[0]!.id;
