@@ -121,7 +121,7 @@ describe('the browser path: Files picked with their folder', () => {
   };
 
   it('skips a stray file of a picked folder with a warning; a File given alone is an error', async () => {
-    const { report, committed } = await load([file('blocks.csv', blocks), file('.DS_Store', '\0\0\0\1Bud1'), file('notes.txt', 'x')]);
+    const { report, committed } = await load([file('blocks.csv', blocks), file('.DS_Store', '\x00\x00\x00\x01Bud1'), file('notes.txt', 'x')]);
     expect(committed.slots).toEqual([100n, 101n]);
     expect(report.warnings).toEqual([
       'skipped .DS_Store (a hidden file)',
