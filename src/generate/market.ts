@@ -12,7 +12,7 @@ import type { BlockRow, TokenRow, TradeRow, TransactionRow } from '../schema/tab
 import { BLOCK_CU_LIMIT, DEFAULT_SLOT0, DEFAULT_START, SLOT_NANOS, TOKENS, type TokenSpec } from './constants.js';
 import { KeyPool, SignatureMaker } from './keys.js';
 import { LeaderSchedule } from './leaders.js';
-import { resolveMarket, type MarketProfile } from './profiles.js';
+import { resolveMarket, type MarketProfile, type ResolvedMarket } from './profiles.js';
 import { Rng } from './prng.js';
 import { RegimeChain } from './regime.js';
 import { assignTrades, TradeFlow, type PairPrice, type TradeSource } from './trades.js';
@@ -79,15 +79,13 @@ export function generateTokens(options: MarketOptions = {}): TokenRow[] {
 /** Blocks of the synthetic market, one at a time (an hour is ~9,000 blocks and ~12M transactions). */
 export function generateBlocks(options: MarketOptions = {}): Generator<GeneratedBlock> {
   checkOptions(options);
-  resolveMarket(options);
-  return blocksOf(options);
+  return blocksOf(options, resolveMarket(options));
 }
 
-function* blocksOf(options: MarketOptions): Generator<GeneratedBlock> {
+function* blocksOf(options: MarketOptions, { txPerBlock, size }: ResolvedMarket): Generator<GeneratedBlock> {
   const seed = options.seed ?? 1;
   const start = options.start ?? DEFAULT_START;
   const slot0 = options.slot0 ?? DEFAULT_SLOT0;
-  const { txPerBlock, size } = resolveMarket(options);
   const blockCount = options.blocks;
   const slotSpan = blockCount === undefined ? Math.round((options.minutes ?? 1) * SLOTS_PER_MINUTE) : Infinity;
 
