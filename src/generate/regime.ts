@@ -59,7 +59,7 @@ export const REGIME_SHARES: readonly number[] = stationary();
 export function longRunMean(of: (regime: RegimeParams) => number): number {
   return REGIME_SHARES.reduce((sum, share, i) => sum + share * of(STATES[i]), 0);
 }
-const COUNT_NORMALISER = REGIME_SHARES.reduce((sum, share, i) => sum + share * STATES[i].nonVoteCount, 0);
+const COUNT_NORMALISER = longRunMean((s) => s.nonVoteCount);
 const REGIMES: readonly RegimeParams[] = STATES.map((s) => ({ ...s, nonVoteCount: s.nonVoteCount / COUNT_NORMALISER }));
 
 /** The regime chain of one run; starts in a state drawn from the long-run shares. */
