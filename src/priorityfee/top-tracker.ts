@@ -1,26 +1,29 @@
 /**
  * chain::priorityfee::top_txs live: the top list of the trailing 5 minutes kept up to date block by
  * block, so that the live answer and a stream push cost O(answer) and not a scan of the window. It
- * is always on (measured: a few tens of us per block of 1,500 transactions, see docs/semantics.md);
- * `at` answers still come from the store (top-transactions.ts).
+ * is always on (measured: a few tens of us per block of 1,500 transactions, see docs/semantics.md).
+ * An `at` answer runs a fresh tracker over the window's transactions read from the store.
  *
  * Candidates: an entry can only ever be in the top CAP again while fewer than CAP entries that rank
  * above it will still be in the window when it leaves (entries of its own or a later block: they
  * expire no earlier). So each candidate counts such "dominators" and is dropped at CAP; of each new
  * block only its own top CAP can ever count. The list stays small (about CAP x ln(blocks in the
- * window) for random fees) and is exactly the store query's answer, ties included: order by
- * priority fee, then slot, then index, all descending. (Both select the window by block time; the
- * store by slot range from the first block at or after the window start, which is the same set as
- * long as block times do not decrease with slot, as on chain.)
+ * window) for random fees), ties included: order by priority fee, then slot, then index, all
+ * descending. (The live list selects the window by block time; an as-of answer reads the slot range
+ * from the first block at or after the window start, which is the same set as long as block times
+ * do not decrease with slot, as on chain.)
  *
  * Each chunk's new list is built aside in `prepare` and published in `apply`, after the store
  * commit: a reader sees the list of the newest committed block, never one ahead of the store.
  */
-import type { ChunkTransactions } from '../ingest/block-columns.js';
+import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
+import { sqlInteger } from '../store/sql.js';
+import type { Store } from '../store/store.js';
+import { newestFeeBlock, transactionsSince } from './store-queries.js';
 import { topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
 
 const METHOD = 'chain::priorityfee::top_txs';
@@ -101,6 +104,26 @@ export class TopTransactionsTracker implements ChunkObserver {
     });
     return { entries: kept, dominators: counts.slice(0, kept.length), end };
   }
+}
+
+/**
+ * The answer as of `at`: a fresh tracker run over the transactions of the window ending just after
+ * the newest block with transactions before `at` (DESIGN.md 5), read from the store.
+ */
+export async function topTransactionsAsOf(store: Store | undefined, limit: number, at?: bigint): Promise<TopTransactionRecord[]> {
+  if (!store) return [];
+  const newest = await newestFeeBlock(store, at);
+  if (!newest) return [];
+  const transactions = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
+  if (transactions.numRows === 0) return [];
+  const columns = chunkTransactions(transactions);
+  const rows = await store.rows(
+    `SELECT slot, "timestamp" FROM blocks WHERE slot BETWEEN ${sqlInteger(columns.slots[0]!)} AND ${sqlInteger(newest.slot)}`,
+  );
+  const blocks = rows.map((r) => ({ slot: r.slot as bigint, timestamp: r.timestamp as bigint, cuLimit: null }));
+  const tracker = new TopTransactionsTracker();
+  tracker.prepare({ blocks, transactions, transactionColumns: columns }).apply();
+  return tracker.top(limit);
 }
 
 /** Index of the high and low 32-bit word of a u64 in a Uint32Array view (platform byte order). */

@@ -1,11 +1,10 @@
 import { limit, window } from '../../rpc/params.js';
 import { TopTransaction } from '../../schema/records.js';
 import { TOP_WINDOWS } from '../../schema/time.js';
-import { TOP_WINDOW } from '../../priorityfee/top-tracker.js';
-import { topTransactions } from '../../priorityfee/top-transactions.js';
+import { TOP_WINDOW, topTransactionsAsOf } from '../../priorityfee/top-tracker.js';
 import { defineMethod } from '../method.js';
 
-/** The highest-priority-fee transactions of the trailing 5 minutes (at most 100): live from memory, as of `at` from the store. */
+/** The highest-priority-fee transactions of the trailing 5 minutes (at most 100): live from memory, as of `at` by the same tracker over the store's transactions. */
 export default defineMethod({
   name: 'chain::priorityfee::top_txs',
   summary: 'The highest-priority-fee transactions of the trailing 5 minutes.',
@@ -14,5 +13,5 @@ export default defineMethod({
   handle: (params, { store, priorityFees }) =>
     params.at === undefined && params.window === TOP_WINDOW
       ? priorityFees.topTransactions.top(params.limit)
-      : topTransactions(store, params.windowNs!, params.window!, params.limit, params.at),
+      : topTransactionsAsOf(store, params.limit, params.at),
 });
