@@ -111,6 +111,8 @@ export const SECOND_FILL_SHARE = 0.06;
 
 /** Slot time: 400 ms, in nanoseconds. */
 export const SLOT_NANOS = 400_000_000n;
+/** Slot time in seconds (rates per second to rates per block). */
+export const SLOT_SECONDS = Number(SLOT_NANOS) / 1e9;
 /** 2026-01-01T00:00:00Z in nanoseconds. */
 export const DEFAULT_START = 1_767_225_600n * 1_000_000_000n;
 /** A mainnet-like slot for 2026-01-01 (mainnet passed 361,774,429 on 2025-08-22). */

@@ -6,7 +6,7 @@
  * quote. Activity is Zipf-like: the pair of activity rank k (0-based) has weight 1 / (k + 1), so a
  * few pairs trade in most blocks and most pairs a few times an hour.
  */
-import { SOL_MINT, TOKENS, USDC_MINT, USDT_MINT, type PairSpec, type TokenSpec } from './constants.js';
+import { SLOT_SECONDS, SOL_MINT, TOKENS, USDC_MINT, USDT_MINT, type PairSpec, type TokenSpec } from './constants.js';
 import { randomPublicKey } from './keys.js';
 import type { MarketSize } from './profiles.js';
 import { cumulative, Rng } from './prng.js';
@@ -33,7 +33,6 @@ const QUOTE_USD_AT_START = new Map([[USDC_MINT, 1], [SOL_MINT, 140], [USDT_MINT,
 const DECIMALS = [6, 9, 5, 8];
 const DECIMAL_WEIGHTS = cumulative([70, 20, 5, 5]);
 /** Activity keys: a token's second and third pairs trade like a token this many times less popular. */
-const SLOT_SECONDS = 0.4;
 const SECOND_PAIR_FACTOR = 6;
 const THIRD_PAIR_FACTOR = 20;
 

@@ -9,13 +9,12 @@
  * prices are those of the demo market's fills (`drawFill`); a buy is likelier after an up step.
  * Wide pairs have no hot spells.
  */
-import { SOL_MINT, USDC_MINT, USDT_MINT } from './constants.js';
+import { SLOT_SECONDS, SOL_MINT, USDC_MINT, USDT_MINT } from './constants.js';
 import type { Rng } from './prng.js';
 import { longRunMean } from './regime.js';
 import { drawFill, type PairPrice, type TradeDraft, type TradeSource } from './trades.js';
 import { pickPair, type Universe } from './universe.js';
 
-const SLOT_SECONDS = 0.4;
 const MEAN_RATE = longRunMean((regime) => Math.cbrt(regime.tradeRate));
 
 /** Lazily walked mid prices and heavy-tailed trade flow over a universe's pairs. */
