@@ -6,6 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { STAGES } from './e2e/stages.js';
 import type { Figure, SubjectResult, Target } from './harness.js';
 import { explainMiss } from './notes.js';
 import type { BenchResults } from './run.js';
@@ -155,7 +156,7 @@ function endToEnd(figures: Figure[]): string[] {
           .map((r) => (typeof r === 'number' ? `${r.toFixed(2)}x` : '—')).join(', ');
       lines.push(`| ${s.label} | ${seconds(v[`${s.id}_wall_s`])} | ${seconds(v[`${s.id}_cpu_s`])} | ${mibText(v[`${s.id}_peak_rss_mib`])} | ${rate(s.per_second, 'blocks')} | ${ratios} |`);
     }
-    const stages = ['decode', 'validate', 'compute', 'store', 'other'].map((s) => `${s} ${Number(v[`chainlens_stage_${s}_pct`]).toFixed(0)}%`).join(', ');
+    const stages = STAGES.map((s) => `${s} ${Number(v[`chainlens_stage_${s}_pct`]).toFixed(0)}%`).join(', ');
     lines.push('', `chainlens: ${rate(Number(v.chainlens_blocks_per_s), 'blocks')} and ${rate(Number(v.chainlens_transactions_per_s), 'transactions')} end to end; ` +
       `the load alone ${seconds(v.chainlens_load_s)} (${rate(Number(v.chainlens_load_blocks_per_s), 'blocks')}). CPU by stage (profiled run): ${stages}.`, '');
     if (f.checked) lines.push(`Cross-checked: ${f.checked}.`, '');
