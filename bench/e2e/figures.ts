@@ -37,6 +37,11 @@ function subject(id: string, label: string, run: SubjectRun, blocks: number): Su
   return { id, label, stats: statsOfSamples([run.wall_ms]), per_second: blocks / (run.wall_ms / 1000), note: 'one run' };
 }
 
+/** Why a chainlens child started at `started` (performance.now()) gave no result: its time and error. */
+function didNotFinish(started: number, error: unknown): string {
+  return `did not finish: it failed after ${((performance.now() - started) / 1000).toFixed(0)} s with ${(error as Error).message.replace(/^child .*? exited with /, 'exit status ')}`;
+}
+
 /** What every dump's figure says whatever its outcome: id, title, size, work, notes. */
 function dumpFigureBase(dump: Dump, label: string) {
   const { blocks, transactions, trades } = dump.counts;
@@ -89,7 +94,7 @@ async function dumpFigure(dump: Dump, label: string, scratch: string): Promise<F
       runs[id] = await runChild<SubjectRun>(module, [dump.folder, path.join(scratch, `${id}.json`)]);
     } catch (error) {
       if (id !== 'chainlens') throw error;
-      failure = `did not finish: it failed after ${((performance.now() - started) / 1000).toFixed(0)} s with ${(error as Error).message.replace(/^child .*? exited with /, 'exit status ')}`;
+      failure = didNotFinish(started, error);
     }
   }
   const values: Record<string, number | string> = {};
@@ -161,7 +166,7 @@ async function replayFigure(dump: Dump, label: string): Promise<Figure> {
     replayed = await runChild<{ seconds: number; blocks: number; blocks_per_s: number; rejected: number; pushed_points: number; peak_rss_mib: number }>(
       new URL('../ingest.js', import.meta.url).href, ['replay', dump.folder]);
   } catch (error) {
-    const reason = `did not finish: it failed after ${((performance.now() - started) / 1000).toFixed(0)} s with ${(error as Error).message.replace(/^child .*? exited with /, 'exit status ')}`;
+    const reason = didNotFinish(started, error);
     return { ...base, subjects: [], skipped: [{ id: 'chainlens', label: 'chainlens engine.replay (speed Infinity)', reason }], targets: [{ ...target, measured: null, met: false }], values: { chainlens_failed: reason } };
   }
   if (replayed.blocks !== dump.counts.blocks || replayed.rejected !== 0) throw new Error(`e2e: the replay committed ${replayed.blocks} of ${dump.counts.blocks} blocks`);
