@@ -5,7 +5,6 @@
 import type { TableWriter } from '../ingest/files/write.js';
 import type { TableName } from '../schema/tables.js';
 import { generateBlocks, generateTokens, type MarketOptions } from './market.js';
-import { resolveMarket } from './profiles.js';
 
 /** Opens the writer of one table's file. */
 export type WriterFactory = <T extends TableName>(table: T) => Promise<TableWriter<T>>;
@@ -20,7 +19,7 @@ const CHUNK_ROWS = 65_536;
 export async function writeDump(
   options: MarketOptions, open: WriterFactory, onBlock?: (done: number, slot: bigint) => void,
 ): Promise<DumpCounts> {
-  resolveMarket(options); // bad options throw here, before any file is created
+  const blocks = generateBlocks(options); // bad options throw here, before any file is created
   const counts: DumpCounts = { blocks: 0, transactions: 0, trades: 0, tokens: 0 };
   const rows = generateTokens(options);
   const tokens = await open('tokens');
@@ -37,7 +36,7 @@ export async function writeDump(
     pending[table] = [];
   };
   let done = 0;
-  for (const generated of generateBlocks(options)) {
+  for (const generated of blocks) {
     pending.blocks.push(generated.block);
     for (const tx of generated.transactions) pending.transactions.push(tx);
     for (const trade of generated.trades) pending.trades.push(trade);
