@@ -30,6 +30,20 @@ export const iso = (ns: unknown): string => encodeTimestamp(BigInt(ns as bigint 
 /** A peer's row with every value as a wire value. */
 export const plain = (r: Record<string, unknown>): Row => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, wire(v)]));
 
+/** Answer (a) for one block from a peer's fee statistics of its slot (last_time: the block time). */
+export const blockFeesRow = (r: Record<string, unknown>): Row => ({ ...plain(r), timestamp: iso(r.last_time) });
+
+/** Answer (b) for one window from a peer's fee statistics of its 1m window (window_start, last_time in ns). */
+export const windowFeesRow = (r: Record<string, unknown>): Row => ({
+  ...plain(r), window_start: iso(r.window_start), window_end: iso(BigInt(r.window_start as bigint | string) + MINUTE_NS), timestamp: iso(r.last_time),
+  window_duration: 'PT1M', data_points: wire(r.tx_count), is_valid: Number(r.tx_count) >= MIN_SAMPLES,
+});
+
+/** Answer (c) for one candle from a peer's 1m aggregates of a pair (ws: the window start in ns). */
+export function candleRow({ ws, ...rest }: Record<string, unknown>): Row {
+  return { ...plain(rest), timestamp: iso(ws), window_duration: 'PT1M', window_start: iso(ws), window_end: iso(BigInt(ws as bigint | string) + MINUTE_NS) };
+}
+
 /**
  * Answer (e) for one pair from a peer's 5m aggregates (t: the newest block time of the dump; sums,
  * swap counts, the last price and slot): the Volume fields, then the Vwap fields prefixed `vwap.`.

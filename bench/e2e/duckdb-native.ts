@@ -12,7 +12,7 @@ import { TIERS } from '../../src/schema/records.js';
 import { childArgs, isChildOf, printResult } from '../child.js';
 import {
   MAX_CU_LIMIT, MIN_SAMPLES, MINUTE_NS, PERCENTILE_SUFFIXES, POSITION_AT_FEE, SATURATED_FILL_PCT, TOP_PAIRS, TOP_WINDOW_NS,
-  iso, plain, subjectRun, topPairRow, wire, writeAnswers, type Answers, type Row,
+  blockFeesRow, candleRow, iso, plain, subjectRun, topPairRow, windowFeesRow, writeAnswers, type Answers, type Row,
 } from './answers.js';
 
 const PAYING = '(WHERE NOT is_vote AND price > 0)';
@@ -92,18 +92,12 @@ async function recommendation(c: DuckDBConnection): Promise<Row> {
 }
 
 async function answers(c: DuckDBConnection): Promise<Answers> {
-  const blocks = (await rows(c, feeStatsSql('slot'))).map((r) => ({ ...plain(r), timestamp: iso(r.last_time) }));
-  const windows = (await rows(c, feeStatsSql('window_start'))).map((r) => ({
-    ...plain(r), window_start: iso(r.window_start), window_end: iso(BigInt(r.window_start as bigint) + MINUTE_NS), timestamp: iso(r.last_time),
-    window_duration: 'PT1M', data_points: wire(r.tx_count), is_valid: Number(r.tx_count) >= MIN_SAMPLES,
-  }));
+  const blocks = (await rows(c, feeStatsSql('slot'))).map(blockFeesRow);
+  const windows = (await rows(c, feeStatsSql('window_start'))).map(windowFeesRow);
   const candles = (await rows(c, `SELECT base, quote, (timestamp // ${MINUTE_NS}) * ${MINUTE_NS} AS ws,
       first(price ORDER BY slot, tx_index, fill_index) AS open, max(price) AS high, min(price) AS low,
       last(price ORDER BY slot, tx_index, fill_index) AS close, sum(base_volume) AS base_volume, sum(quote_volume) AS quote_volume, count(*) AS data_points
-    FROM trades GROUP BY ALL`)).map((r) => {
-    const { ws, ...rest } = r;
-    return { ...plain(rest), timestamp: iso(ws), window_duration: 'PT1M', window_start: iso(ws), window_end: iso(BigInt(ws as bigint) + MINUTE_NS) };
-  });
+    FROM trades GROUP BY ALL`)).map(candleRow);
   const reco = await recommendation(c);
   const top = (await rows(c, `WITH active AS (SELECT base, quote, count(*) AS n, max(timestamp) AS t FROM trades GROUP BY ALL
       ORDER BY n DESC, base, quote LIMIT ${TOP_PAIRS})

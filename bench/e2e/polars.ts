@@ -11,7 +11,7 @@ import { TIERS } from '../../src/schema/records.js';
 import { childArgs, isChildOf, printResult } from '../child.js';
 import {
   MAX_CU_LIMIT, MIN_SAMPLES, MINUTE_NS, PERCENTILE_SUFFIXES, POSITION_AT_FEE, SATURATED_FILL_PCT, TOP_PAIRS, TOP_WINDOW_NS,
-  iso, plain, subjectRun, topPairRow, wire, writeAnswers, type Answers, type Row,
+  blockFeesRow, candleRow, iso, plain, subjectRun, topPairRow, wire, windowFeesRow, writeAnswers, type Answers, type Row,
 } from './answers.js';
 
 type Lazy = ReturnType<typeof pl.scanParquet>;
@@ -139,18 +139,13 @@ async function recommendation(tx: Lazy, blocks: Lazy): Promise<Row> {
 
 async function answers(folder: string): Promise<Answers> {
   const { blocks: blockScan, tx, trades } = scans(folder);
-  const blocks = (await feeStats(tx, 'slot')).map((r) => ({ ...plain(r), timestamp: iso(r.last_time) }));
-  const windows = (await feeStats(tx, 'window_start')).map((r) => ({
-    ...plain(r), window_start: iso(r.window_start), window_end: iso(BigInt(r.window_start as string) + MINUTE_NS), timestamp: iso(r.last_time),
-    window_duration: 'PT1M', data_points: wire(r.tx_count), is_valid: Number(r.tx_count) >= MIN_SAMPLES,
-  }));
+  const blocks = (await feeStats(tx, 'slot')).map(blockFeesRow);
+  const windows = (await feeStats(tx, 'window_start')).map(windowFeesRow);
   const candleRows = (await trades.groupBy([col('base'), col('quote'), col('timestamp').sub(col('timestamp').modulo(MINUTE())).alias('ws')]).agg(
     col('price').first().alias('open'), col('price').max().alias('high'), col('price').min().alias('low'), col('price').last().alias('close'),
     col('base_volume').sum().alias('base_volume'), col('quote_volume').sum().alias('quote_volume'), pl.len().alias('data_points'),
   ).withColumns(col('ws').cast(pl.Utf8)).collect()).toRecords() as Record<string, unknown>[];
-  const candles = candleRows.map(({ ws, ...rest }) => ({
-    ...plain(rest), timestamp: iso(ws), window_duration: 'PT1M', window_start: iso(ws), window_end: iso(BigInt(ws as string) + MINUTE_NS),
-  }));
+  const candles = candleRows.map(candleRow);
   const reco = await recommendation(tx, blockScan);
   // most trades first, then base and quote (this sort takes one direction for all its keys)
   const active = trades.groupBy(['base', 'quote']).agg(pl.len().cast(pl.Int64).mul(-1).alias('fewer'), col('timestamp').max().alias('t'))
