@@ -30,6 +30,9 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+/** Zero ms for every stage. */
+const noTime = (): Record<Stage, number> => Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+
 function stageOf(url: string): Stage | undefined {
   if (!url.startsWith('file:') && !url.startsWith('/') && !url.includes('node_modules')) return undefined;
   return RULES.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
@@ -50,7 +53,7 @@ export function attribute(profile: CpuProfile): Record<Stage, number> {
     stage.set(id, own);
     return own;
   };
-  const out = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+  const out = noTime();
   profile.samples.forEach((id, i) => {
     const node = byId.get(id)!;
     if (node.callFrame.functionName === '(idle)') return;
@@ -64,7 +67,7 @@ export async function profileStages(moduleUrl: string, folder: string): Promise<
   const dir = await mkdtemp(path.join(tmpdir(), 'chainlens-prof-'));
   try {
     await runChild(moduleUrl, [folder, path.join(dir, 'answers.json')], { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
-    const total = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+    const total = noTime();
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
       const shares = attribute(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as CpuProfile);
       for (const s of STAGES) total[s] += shares[s];
