@@ -32,6 +32,9 @@ interface ChainlensRun extends SubjectRun {
 }
 
 const mib = (v: number) => Math.round(v * 10) / 10;
+const count = (n: number) => n.toLocaleString('en-US');
+/** The start of a dump figure's size: its blocks and transactions. */
+const blocksAndTransactions = ({ counts }: Dump) => `${count(counts.blocks)} blocks, ${count(counts.transactions)} transactions`;
 
 function subject(id: string, label: string, run: SubjectRun, blocks: number): SubjectResult {
   return { id, label, stats: statsOfSamples([run.wall_ms]), per_second: blocks / (run.wall_ms / 1000), note: 'one run' };
@@ -44,13 +47,12 @@ function didNotFinish(started: number, error: unknown): string {
 
 /** What every dump's figure says whatever its outcome: id, title, size, work, notes. */
 function dumpFigureBase(dump: Dump, label: string) {
-  const { blocks, transactions, trades } = dump.counts;
+  const { blocks, trades, tokens } = dump.counts;
   return {
     id: `e2e.${label}`,
     family: 'e2e' as const,
     title: `End to end, ${label} dump: Parquet files to answers (a)-(e)`,
-    size: `${blocks.toLocaleString('en-US')} blocks, ${transactions.toLocaleString('en-US')} transactions, ${trades.toLocaleString('en-US')} trades, ` +
-      `${dump.counts.tokens.toLocaleString('en-US')} tokens (mainnet profile, Parquet, snappy; ${dump.folder.split(path.sep).slice(-1)[0]})`,
+    size: `${blocksAndTransactions(dump)}, ${count(trades)} trades, ${count(tokens)} tokens (mainnet profile, Parquet, snappy; ${path.basename(dump.folder)})`,
     work: { unit: 'blocks', count: blocks },
     notes: [
       'Each subject is one fresh Node process started on the same files: wall time from the process start (Node\'s own start-up included) to its last answer, CPU time (user + system, all threads) and peak resident set (process.resourceUsage) at that point.',
@@ -155,7 +157,7 @@ async function replayFigure(dump: Dump, label: string): Promise<Figure> {
     id: `e2e.replay-${label}`,
     family: 'e2e' as const,
     title: `Replay of the ${label} dump, every method subscribed`,
-    size: `${dump.counts.blocks.toLocaleString('en-US')} blocks, ${dump.counts.transactions.toLocaleString('en-US')} transactions; 12 subscriptions (one per method)`,
+    size: `${blocksAndTransactions(dump)}; 12 subscriptions (one per method)`,
     work: { unit: 'blocks', count: dump.counts.blocks },
     notes: ['The ingest family\'s replay (bench/ingest.ts): engine.replay at speed Infinity, retain 15m, one subscription to each of the 12 methods counting the pushed data points.'],
   };
@@ -200,7 +202,7 @@ async function startupFigure(dump: Dump, label: string, scratch: string): Promis
     id: `e2e.first-answer-${label}`,
     family: 'e2e',
     title: `Start-up to the first answer, ${label} dump`,
-    size: `${dump.counts.blocks.toLocaleString('en-US')} blocks, ${dump.counts.transactions.toLocaleString('en-US')} transactions`,
+    size: blocksAndTransactions(dump),
     work: { unit: 'first answers', count: 1 },
     subjects,
     skipped: [],
