@@ -37,7 +37,7 @@ export interface ResolvedMarket {
 }
 
 /** The quotes every wide market has. */
-export const QUOTE_COUNT = 3;
+const QUOTE_COUNT = 3;
 const MAX_PAIRS = 100_000;
 const MAX_SWAPS_PER_SECOND = 10_000;
 
