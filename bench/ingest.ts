@@ -28,7 +28,8 @@ interface Loaded {
   peak_rss_mib: number;
 }
 
-interface Replayed {
+/** What the replay child reports. */
+export interface Replayed {
   seconds: number;
   blocks: number;
   blocks_per_s: number;

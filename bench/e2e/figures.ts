@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runChild } from '../child.js';
 import { speedup, statsOfSamples, type Figure, type SubjectResult, type Target } from '../harness.js';
+import type { Replayed } from '../ingest.js';
 import type { BenchOptions } from '../options.js';
 import { compareAnswers, readAnswers, type SubjectRun } from './answers.js';
 import { ensureDump, MAINNET, TINY, type Dump } from './dumps.js';
@@ -165,8 +166,7 @@ async function replayFigure(dump: Dump, label: string): Promise<Figure> {
   const started = performance.now();
   let replayed;
   try {
-    replayed = await runChild<{ seconds: number; blocks: number; blocks_per_s: number; rejected: number; pushed_points: number; peak_rss_mib: number }>(
-      new URL('../ingest.js', import.meta.url).href, ['replay', dump.folder]);
+    replayed = await runChild<Replayed>(new URL('../ingest.js', import.meta.url).href, ['replay', dump.folder]);
   } catch (error) {
     const reason = didNotFinish(started, error);
     return { ...base, subjects: [], skipped: [{ id: 'chainlens', label: 'chainlens engine.replay (speed Infinity)', reason }], targets: [{ ...target, measured: null, met: false }], values: { chainlens_failed: reason } };
