@@ -78,12 +78,16 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     }
     log(`${family}: ${((Date.now() - begun) / 1000).toFixed(1)} s`);
   }
-  const bandwidth = results.figures.find((f) => f.family === 'bandwidth');
-  results.memory_bandwidth_bytes_per_s = bandwidth ? bandwidth.subjects[0]!.per_second : null;
+  results.memory_bandwidth_bytes_per_s = memoryBandwidth(results.figures);
   for (const figure of results.figures) addBandwidth(figure, results.memory_bandwidth_bytes_per_s);
   results.machine.load_average_end = loadAverage();
   results.duration_s = Math.round((Date.now() - started) / 100) / 10;
   return results;
+}
+
+/** The memory bandwidth measured by the bandwidth figure among `figures`, if there is one. */
+function memoryBandwidth(figures: readonly Figure[]): number | null {
+  return figures.find((f) => f.family === 'bandwidth')?.subjects[0]?.per_second ?? null;
 }
 
 /** chainlens' input bytes per second beside the measured memory bandwidth. */
@@ -127,7 +131,7 @@ if (isMain) {
   const results = await runBench(options, (line) => console.log(line));
   const kept = await keptFigures(results, options.out);
   results.figures = [...results.figures, ...kept].sort((a, b) => FAMILIES.indexOf(a.family) - FAMILIES.indexOf(b.family));
-  results.memory_bandwidth_bytes_per_s ??= kept.find((f) => f.family === 'bandwidth')?.subjects[0]?.per_second ?? null;
+  results.memory_bandwidth_bytes_per_s ??= memoryBandwidth(kept);
   await writeResults(results, options);
   console.log(`wrote ${options.out}${options.docs ? ` and ${options.docs}` : ''} (${results.duration_s} s)`);
   // Native DuckDB and worker handles are closed; exit anyway so that no stray timer holds the run open.
