@@ -2,8 +2,8 @@
  * chain::priorityfee::recommendation over a 15m window, limit 1000: what it takes to make the
  * newest 1,000 points (one per block, each over the trailing 15 minutes, about 900,000 fee-paying
  * prices) from the blocks' transactions, by
- * - chainlens: the recommendation engine at ingest (src/priorityfee/recommendations.ts), which slides
- *   exact order statistics block by block; timed: one chunk of the 1,000 newest blocks after the
+ * - chainlens: the recommendation engine at ingest with every window live (as when all seven are
+ *   streamed; src/priorityfee/recommendations.ts), which slides exact order statistics block by block; timed: one chunk of the 1,000 newest blocks after the
  *   15 minutes before them were fed untimed. It makes the points of all seven windows (1s ... 15m)
  *   with every field, and their Arrow IPC records, in that time;
  * - DuckDB-WASM and native DuckDB: a range join of the points' ends with the fee-paying transactions,
@@ -17,6 +17,8 @@ import { RecommendationsEngine } from '../src/priorityfee/recommendations.js';
 import type { ChunkView } from '../src/ingest/pipeline.js';
 import { DEFAULT_SETTINGS } from '../src/methods/context.js';
 import { TIERS, type RecommendationRecord } from '../src/schema/records.js';
+import { RECO_WINDOWS } from '../src/schema/time.js';
+import type { StreamDemand } from '../src/stream/updates.js';
 import type { Store } from '../src/store/store.js';
 import { chunkOf, feeBlocks, FEE_ROW_BYTES, type FeeBlocks } from './data.js';
 import { measure, speedup, type Figure } from './harness.js';
@@ -36,14 +38,13 @@ function chunkView(data: FeeBlocks, from: number, to: number): ChunkView {
   return { blocks, transactionColumns: chunkOf(data, from, to) };
 }
 
-/** A recommendation engine fed blocks [0, upTo) untimed. */
-function warmEngine(data: FeeBlocks, upTo: number): RecommendationsEngine {
-  const engine = new RecommendationsEngine(DEFAULT_SETTINGS);
-  for (let b = 0; b < upTo; b += WARM_CHUNK) {
-    const effect = engine.prepare(chunkView(data, b, Math.min(upTo, b + WARM_CHUNK)));
-    if (effect instanceof Promise) throw new Error('recommendation: prepare is expected to be synchronous');
-    effect.apply();
-  }
+/** Every window streamed: each is live from the first block, as when all seven are subscribed. */
+const ALL_WINDOWS: StreamDemand = { has: () => true, windows: () => new Set(RECO_WINDOWS) };
+
+/** A recommendation engine with every window live, fed blocks [0, upTo) untimed (no store: nothing is read back). */
+async function warmEngine(data: FeeBlocks, upTo: number): Promise<RecommendationsEngine> {
+  const engine = new RecommendationsEngine(DEFAULT_SETTINGS, () => undefined, (task) => Promise.resolve(task()), ALL_WINDOWS);
+  for (let b = 0; b < upTo; b += WARM_CHUNK) (await engine.prepare(chunkView(data, b, Math.min(upTo, b + WARM_CHUNK)))).apply();
   return engine;
 }
 
@@ -166,8 +167,8 @@ export async function recommendationFigures(options: BenchOptions): Promise<Figu
     await sql.load('reco_txs', { time, is_vote: data.isVote, price: data.computeUnitPrice, consumed: data.computeUnitsConsumed });
     const samples = blockSamples(data);
 
-    const checkEngine = warmEngine(data, from);
-    (checkEngine.prepare(chunkView(data, from, to)) as ReturnType<RecommendationsEngine['prepare']> & { apply(): void }).apply();
+    const checkEngine = await warmEngine(data, from);
+    (await checkEngine.prepare(chunkView(data, from, to))).apply();
     const made = await checkEngine.recommendations({} as Store, '15m', points);
     const checked = await check(sql, made, plainPoints(data, samples, to - sampled, to), sampled);
 
@@ -177,12 +178,11 @@ export async function recommendationFigures(options: BenchOptions): Promise<Figu
       {
         id: 'chainlens',
         label: 'chainlens (sliding order statistics, all 7 windows)',
-        before: () => {
-          engine = warmEngine(data, from);
+        before: async () => {
+          engine = await warmEngine(data, from);
         },
-        run: () => {
-          const effect = engine!.prepare(chunkView(data, from, to)) as { apply(): void };
-          effect.apply();
+        run: async () => {
+          (await engine!.prepare(chunkView(data, from, to))).apply();
         },
       },
       { id: 'duckdb-wasm', run: () => sql.wasmQuery(query), count: sampled, note: `measured on the ${sampled} newest points` },

@@ -120,9 +120,12 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const kernels = () => (kernelWorker ??= platform.startKernels());
   // the hub is made below, with the context it needs; the engines ask it through this
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
-  const priorityFees = new PriorityFeeEngine(settings, kernels, demand);
+  // runs a task in the pipeline's queue; before the first ingest nothing can commit: the task runs at once
+  const betweenCommits = async <T>(task: () => Promise<T> | T): Promise<T> => (opening ? (await opening).exclusive(task) : task());
+  const priorityFees = new PriorityFeeEngine(settings, kernels, () => store, betweenCommits, demand);
   const market = new MarketEngine(settings, kernels, demand);
-  const retention = new Retention(retainNanos(retain), () => store);
+  // history computed when asked is completed before retention prunes what it is computed from
+  const retention = new Retention(retainNanos(retain), () => store, [priorityFees.recommendations]);
   const context: MethodContext = {
     options: settings,
     priorityFees,
@@ -149,8 +152,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     context,
     limits: streamLimits,
     activators: priorityFees.activators,
-    // before the first ingest nothing can commit: the task runs at once
-    betweenCommits: async (task) => (opening ? (await opening).exclusive(task) : task()),
+    betweenCommits,
   });
   // engine.request has no way to push: its stream methods say so
   const target: DispatchTarget = { methods: METHOD_TABLE, context, extra: NO_PUSH_METHODS };

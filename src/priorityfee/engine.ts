@@ -2,11 +2,12 @@
 import type { ChunkObserver } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
 import type { EngineSettings } from '../methods/context.js';
+import type { Store } from '../store/store.js';
 import type { StreamActivator } from '../stream/hub.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { BlockFeesEngine } from './block-fees.js';
 import { FeeWindowsEngine } from './fee-windows.js';
-import { RecommendationsEngine } from './recommendations.js';
+import { RecommendationsEngine, type BetweenCommits } from './recommendations.js';
 import { TopTransactionsTracker } from './top-tracker.js';
 
 export class PriorityFeeEngine {
@@ -17,13 +18,20 @@ export class PriorityFeeEngine {
   readonly topTransactions: TopTransactionsTracker;
 
   /**
-   * `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is
-   * streamed.
+   * `kernels` gives the kernel worker (started on first use by the engine), `store` the engine's
+   * store, `betweenCommits` the pipeline's queue (for history computed when asked); `demand` says
+   * what is streamed.
    */
-  constructor(settings: Readonly<EngineSettings>, kernels: () => Promise<KernelClient>, demand: StreamDemand = NO_DEMAND) {
+  constructor(
+    settings: Readonly<EngineSettings>,
+    kernels: () => Promise<KernelClient>,
+    store: () => Store | undefined,
+    betweenCommits: BetweenCommits,
+    demand: StreamDemand = NO_DEMAND,
+  ) {
     this.blockFees = new BlockFeesEngine(kernels, demand);
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand);
-    this.recommendations = new RecommendationsEngine(settings, demand);
+    this.recommendations = new RecommendationsEngine(settings, store, betweenCommits, demand);
     this.topTransactions = new TopTransactionsTracker(demand);
   }
 

@@ -1,222 +1,128 @@
 /**
- * chain::priorityfee::recommendation (DESIGN.md 6): one data point per block and window over the
- * trailing window [end - w, end), end = the block's time + 1 ns, for every RECO window at once.
+ * chain::priorityfee::recommendation (DESIGN.md 6): one data point per block with transactions and
+ * RECO window, over the trailing window ending just after the block.
  *
- * Each window keeps exact order statistics that slide: the new block's samples are added, the
- * samples of blocks that left the window removed (OrderedMultiset), so a point costs O(block) and
- * not O(window). The points are immutable once made: they are committed with their block and an
- * as-of query reads them back; the newest stay in memory for live queries.
+ * Computed when asked, not at ingest: the seven windows slide exact order statistics over every
+ * fee-paying transaction (recommendation-window.ts), which made this the costliest part of a load
+ * when done eagerly for every window and block. A window goes live (its sliding state takes every
+ * new block in `prepare`) once it is queried or streamed. The points a query needs that were never
+ * made are computed then, between commits, by sliding a fresh window over the store's resident
+ * transactions, and committed to the store like the live points. Retention prunes transactions, so
+ * before it first does, every point is made and every window goes live (`beforePrune`): as-of
+ * answers stay whole. An engine that keeps everything never pays for history nobody asks.
+ *
+ * Reading back: the newest points of a live window are kept in memory; every other answer is the
+ * store's (the recommendation table, by time).
  */
-import { priorityFeeOf, type ChunkTransactions } from '../ingest/block-columns.js';
+import { chunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
-import { recordId } from '../schema/ids.js';
-import { Recommendation, TIERS, type RecommendationRecord } from '../schema/records.js';
+import { Recommendation, type RecommendationRecord } from '../schema/records.js';
 import { RECO_WINDOWS, windowNanos } from '../schema/time.js';
 import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
-import { OrderedMultiset } from '../windows/ordered-multiset.js';
-import { SlidingBlocks } from '../windows/sliding.js';
+import { Spans } from '../windows/spans.js';
+import { blockPart, RecommendationWindow } from './recommendation-window.js';
 
 const METHOD = 'chain::priorityfee::recommendation';
 const TABLE = recordTableName(Recommendation);
+/** Newest points of a live window kept in memory (the method's largest limit). */
 const RECENT = 1000;
-const MAX_CU_LIMIT = 1_400_000n;
+/** Blocks whose transactions are read from the store at a time while a history is computed. */
+const PASS_BLOCKS = 256;
 
-// block fill is an f64; its IEEE bits order like the value for non-negative numbers, so the
-// multiset of u64 keys gives exact medians and counts of fills
-const fillBits = new Float64Array(1);
-const fillKey = new BigUint64Array(fillBits.buffer);
-const keyOfFill = (fill: number): bigint => ((fillBits[0] = fill), fillKey[0]);
-const fillOfKey = (key: bigint): number => ((fillKey[0] = key), fillBits[0]);
+const NOTHING: ChunkEffect = { records: [], apply() {} };
 
-/** What one block adds to every window that holds it. */
-interface BlockPart {
-  prices: BigUint64Array;
-  positions: Float64Array;
-  /** Consumed compute units of the fee-paying transactions that know them. */
-  consumed: BigUint64Array;
-  /** Lowest and median (nearest-rank p50) fee-paying price; undefined without fee-paying transactions. */
-  minPrice?: bigint;
-  medianPrice?: bigint;
-  /** Key of the block fill; undefined when a transaction's consumed compute units are unknown. */
-  fill?: bigint;
-  txCount: number;
-  noPriorityTxCount: number;
-  totalTxCount: number;
-  /** Consumed compute units of the non-vote transactions that know them, and their number. */
-  nonVoteConsumed: bigint;
-  nonVoteCount: number;
-}
+/** Runs a task between commits (the ingest pipeline's queue): no chunk is prepared or published meanwhile. */
+export type BetweenCommits = <T>(task: () => Promise<T> | T) => Promise<T>;
 
-function blockPart(c: ChunkTransactions, b: number, cuLimit: bigint): BlockPart {
-  const start = c.offsets[b];
-  const end = c.offsets[b + 1];
-  const n = end - start;
-  const prices: bigint[] = [];
-  const positions: number[] = [];
-  const consumed: bigint[] = [];
-  let noPriority = 0, nonVoteKnown = 0, nonVoteConsumed = 0n, allConsumed = 0n, allKnown = true;
-  for (let i = start; i < end; i++) {
-    const known = c.consumedKnown[i] === 1;
-    allConsumed += c.computeUnitsConsumed[i];
-    allKnown &&= known;
-    if (c.isVote[i]) continue;
-    if (known) {
-      nonVoteKnown++;
-      nonVoteConsumed += c.computeUnitsConsumed[i];
-    }
-    if (c.computeUnitPrice[i] === 0n) {
-      noPriority++;
-      continue;
-    }
-    prices.push(c.computeUnitPrice[i]);
-    positions.push(n === 1 ? 0 : c.index[i] / (n - 1));
-    if (known) consumed.push(c.computeUnitsConsumed[i]);
-  }
-  const sorted = [...prices].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return {
-    prices: BigUint64Array.from(prices),
-    positions: Float64Array.from(positions),
-    consumed: BigUint64Array.from(consumed),
-    minPrice: sorted[0],
-    medianPrice: sorted.length ? sorted[Math.max(0, Math.ceil(sorted.length / 2) - 1)] : undefined,
-    fill: allKnown ? keyOfFill((100 * Number(allConsumed)) / Number(cuLimit)) : undefined,
-    txCount: prices.length,
-    noPriorityTxCount: noPriority,
-    totalTxCount: n,
-    nonVoteConsumed,
-    nonVoteCount: nonVoteKnown,
-  };
-}
+/** Every committed block with transactions, in slot order: what a window's points are computed from. */
+class FeeBlocks {
+  readonly slots: bigint[] = [];
+  readonly times: bigint[] = [];
+  readonly cuLimits: bigint[] = [];
 
-/** The sliding state of one window length. */
-class RecommendationWindow {
-  readonly #blocks = new SlidingBlocks<BlockPart>();
-  readonly #prices = new OrderedMultiset(); // payload: within-block position
-  readonly #consumed = new OrderedMultiset();
-  readonly #blockMins = new OrderedMultiset();
-  readonly #fills = new OrderedMultiset();
-  #txCount = 0;
-  #noPriority = 0;
-  #total = 0;
-  #nonVoteConsumed = 0n;
-  #nonVoteCount = 0;
-  #medianSum = 0n;
-  #medianSquares = 0n;
-  #medianCount = 0;
-
-  constructor(readonly window: string, readonly length: bigint) {}
-
-  #apply(part: BlockPart, sign: 1 | -1): void {
-    const big = BigInt(sign);
-    if (sign > 0) {
-      this.#prices.add(part.prices, part.positions);
-      this.#consumed.add(part.consumed);
-      if (part.fill !== undefined) this.#fills.addOne(part.fill);
-    } else {
-      this.#prices.remove(part.prices, part.positions);
-      this.#consumed.remove(part.consumed);
-      if (part.fill !== undefined) this.#fills.removeOne(part.fill);
-    }
-    if (part.minPrice !== undefined) {
-      if (sign > 0) this.#blockMins.addOne(part.minPrice);
-      else this.#blockMins.removeOne(part.minPrice);
-      this.#medianSum += big * part.medianPrice!;
-      this.#medianSquares += big * part.medianPrice! * part.medianPrice!;
-      this.#medianCount += sign;
-    }
-    this.#txCount += sign * part.txCount;
-    this.#noPriority += sign * part.noPriorityTxCount;
-    this.#total += sign * part.totalTxCount;
-    this.#nonVoteConsumed += big * part.nonVoteConsumed;
-    this.#nonVoteCount += sign * part.nonVoteCount;
+  get length(): number {
+    return this.slots.length;
   }
 
-  /** Slides the window to end just after the block at `time`, adds the block, and makes its point. */
-  advance(part: BlockPart, slot: bigint, time: bigint, settings: Readonly<EngineSettings>): RecommendationRecord {
-    const end = time + 1n;
-    const start = end - this.length;
-    this.#blocks.push(time, part);
-    this.#apply(part, 1);
-    for (const expired of this.#blocks.expire(start)) this.#apply(expired.data, -1);
-    return this.#record(slot, time, start, end, settings);
+  push(slot: bigint, time: bigint, cuLimit: bigint): void {
+    this.slots.push(slot);
+    this.times.push(time);
+    this.cuLimits.push(cuLimit);
   }
 
-  #record(slot: bigint, time: bigint, start: bigint, end: bigint, settings: Readonly<EngineSettings>): RecommendationRecord {
-    const values: Record<string, unknown> = {
-      id: recordId('chain::priorityfee::recommendation', this.window, slot),
-      timestamp: time,
-      window_duration: this.length,
-      window_start: start,
-      window_end: end,
-      tx_count: this.#txCount,
-      no_priority_tx_count: this.#noPriority,
-      total_tx_count: this.#total,
-      data_points: this.#txCount,
-      is_valid: this.#txCount >= settings.minSamples,
-    };
-    const samples = this.#prices.size;
-    // over the fee-paying transactions that know their consumed compute units
-    const cuLimit = this.#consumed.size ? min((11n * this.#consumed.percentile(50_000) + 9n) / 10n, MAX_CU_LIMIT) : null;
-    for (const [tier, percent] of TIERS) {
-      const price = samples ? this.#prices.percentile(percent * 1000) : null;
-      values[`${tier}_price`] = price;
-      values[`${tier}_fee`] = price === null || cuLimit === null ? null : priorityFeeOf(price, cuLimit);
-      values[`${tier}_cu_limit`] = cuLimit === null ? null : Number(cuLimit);
-      values[`${tier}_landing_rank_pct`] = price === null ? null : (100 * this.#prices.payloadSumAtLeast(price)) / this.#prices.countAtLeast(price);
-      values[`${tier}_landing_inclusion_pct`] =
-        price === null ? null : (100 * this.#blockMins.countAtMost(price)) / this.#blockMins.size;
+  /** Blocks with time < t (block times do not decrease with slot). */
+  countBefore(t: bigint): number {
+    let lo = 0;
+    let hi = this.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid]! < t) lo = mid + 1;
+      else hi = mid;
     }
-    const blocks = this.#fills.size; // the window's blocks whose fill is known
-    values.median_block_fill_pct = blocks ? fillOfKey(this.#fills.percentile(50_000)) : null;
-    values.saturated_block_share_pct = blocks ? (100 * this.#fills.countAtLeast(keyOfFill(settings.saturatedFillPct))) / blocks : null;
-    values.fee_volatility = this.#volatility();
-    values.avg_cu_per_tx = this.#nonVoteCount ? Number(this.#nonVoteConsumed) / this.#nonVoteCount : null;
-    return Object.fromEntries(Recommendation.fields.map(([name]) => [name, values[name]])) as RecommendationRecord;
-  }
-
-  /** Population std dev / mean of the per-block median prices, from exact integer sums; 0 when the mean is 0. */
-  #volatility(): number | null {
-    const n = BigInt(this.#medianCount);
-    if (n === 0n) return null;
-    if (this.#medianSum === 0n) return 0;
-    const variance = Number(n * this.#medianSquares - this.#medianSum * this.#medianSum) / Number(n * n);
-    return Math.sqrt(variance) / (Number(this.#medianSum) / Number(n));
+    return lo;
   }
 }
 
-const min = (a: bigint, b: bigint) => (a < b ? a : b);
+/** One window's points: which blocks have theirs, and the live state once the window is live. */
+interface WindowHistory {
+  readonly window: string;
+  readonly length: bigint;
+  /** Block indexes whose points are made (committed to the store). */
+  readonly done: Spans;
+  /** The sliding state after the newest committed block, once live. */
+  live?: RecommendationWindow;
+  /** The newest points of the live window, newest last; recent[0] is block recentFrom's. */
+  recent: RecommendationRecord[];
+  recentFrom: number;
+}
 
 export class RecommendationsEngine implements ChunkObserver {
-  readonly #windows = RECO_WINDOWS.map((w) => new RecommendationWindow(w, windowNanos(w)));
-  /** Newest points per window, newest last. */
-  readonly #recent = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
-  #complete = true;
+  readonly #blocks = new FeeBlocks();
+  readonly #windows = new Map<string, WindowHistory>(
+    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), recent: [], recentFrom: 0 }]),
+  );
 
+  /**
+   * `store` gives the engine's store (undefined before the first ingest); `betweenCommits` runs a
+   * query's computation in the pipeline's queue; `demand` says which windows are streamed (live from
+   * their subscription on).
+   */
   constructor(
     private readonly settings: Readonly<EngineSettings>,
+    private readonly store: () => Store | undefined,
+    private readonly betweenCommits: BetweenCommits,
     private readonly demand: StreamDemand = NO_DEMAND,
   ) {}
 
-  prepare(chunk: ChunkView): ChunkEffect {
+  async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     const columns = chunk.transactionColumns;
-    if (!columns) return { records: [], apply() {} };
-    const blocks = new Map(chunk.blocks.map((b) => [b.slot, b]));
-    const made = new Map<string, RecommendationRecord[]>(RECO_WINDOWS.map((w) => [w, []]));
+    if (!columns) return NOTHING;
+    for (const window of this.demand.windows(METHOD)) {
+      const history = this.#windows.get(window)!;
+      if (!history.live) await this.#goLive(history, this.#blocks.length);
+    }
+    const live = [...this.#windows.values()].filter((h) => h.live);
     const streamed = this.demand.windows(METHOD);
+    const blocks = new Map(chunk.blocks.map((b) => [b.slot, b]));
+    const added: { slot: bigint; time: bigint; cuLimit: bigint }[] = [];
+    const made = new Map<WindowHistory, RecommendationRecord[]>(live.map((h) => [h, []]));
     const updates: StreamUpdate[] = [];
     for (let b = 0; b < columns.slots.length; b++) {
       const block = blocks.get(columns.slots[b])!;
-      const part = blockPart(columns, b, block.cuLimit ?? BigInt(this.settings.blockCuLimit));
+      const cuLimit = block.cuLimit ?? BigInt(this.settings.blockCuLimit);
+      added.push({ slot: block.slot, time: block.timestamp, cuLimit });
+      if (live.length === 0) continue;
+      const part = blockPart(columns, b, cuLimit);
       const points: RecommendationRecord[] = [];
-      for (const window of this.#windows) {
-        const point = window.advance(part, block.slot, block.timestamp, this.settings);
-        made.get(window.window)!.push(point);
-        if (streamed.has(window.window)) points.push(point);
+      for (const history of live) {
+        const point = history.live!.advance(part, block.slot, block.timestamp, this.settings);
+        made.get(history)!.push(point);
+        if (streamed.has(history.window)) points.push(point);
       }
       if (points.length > 0) updates.push({ method: METHOD, slot: block.slot, timestamp: block.timestamp, records: points });
     }
@@ -224,13 +130,11 @@ export class RecommendationsEngine implements ChunkObserver {
     return {
       records: all.length ? [{ table: TABLE, ipc: recordsToIPC(Recommendation, all) }] : [],
       apply: () => {
-        for (const [window, records] of made) {
-          const recent = this.#recent.get(window)!;
-          recent.push(...records);
-          if (recent.length > RECENT) {
-            recent.splice(0, recent.length - RECENT);
-            this.#complete = false;
-          }
+        const first = this.#blocks.length;
+        for (const { slot, time, cuLimit } of added) this.#blocks.push(slot, time, cuLimit);
+        for (const [history, records] of made) {
+          history.done.add(first, this.#blocks.length);
+          this.#remember(history, records);
         }
         return updates;
       },
@@ -240,13 +144,114 @@ export class RecommendationsEngine implements ChunkObserver {
   /** The newest `limit` points of `window` as of `at` (live when omitted), newest first. */
   async recommendations(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<RecommendationRecord[]> {
     if (!store) return [];
-    const recent = this.#recent.get(window)!;
-    if (at === undefined && (this.#complete || recent.length >= limit)) return recent.slice(-limit).reverse();
+    const history = this.#windows.get(window)!;
+    if (this.#missing(history, limit, at)) {
+      return this.betweenCommits(async () => {
+        await this.#make(history, limit, at);
+        return this.#read(store, history, limit, at);
+      });
+    }
+    return this.#read(store, history, limit, at);
+  }
+
+  /**
+   * Before retention first prunes: makes every point not made yet and puts every window live, so
+   * nothing needs the pruned transactions later (a live window holds its own samples, and the
+   * longest window outlasts the shortest retention). Runs in the pipeline's queue.
+   */
+  async beforePrune(): Promise<void> {
+    for (const history of this.#windows.values()) {
+      for (const [from, to] of history.done.missing(0, this.#blocks.length)) await this.#fill(history, from, to);
+      if (!history.live) await this.#goLive(history, this.#blocks.length);
+    }
+  }
+
+  /** Block indexes [from, end) of the points an answer needs. */
+  #needed(limit: number, at: bigint | undefined): [number, number] {
+    const end = at === undefined ? this.#blocks.length : this.#blocks.countBefore(at);
+    return [Math.max(0, end - limit), end];
+  }
+
+  /** Whether the answer needs points not made yet (or the window to go live). */
+  #missing(history: WindowHistory, limit: number, at: bigint | undefined): boolean {
+    if (at === undefined && !history.live) return true;
+    return !history.done.covers(...this.#needed(limit, at));
+  }
+
+  /** Makes the points the answer needs; a live answer puts the window live. Runs between commits. */
+  async #make(history: WindowHistory, limit: number, at: bigint | undefined): Promise<void> {
+    const [from, end] = this.#needed(limit, at);
+    if (at === undefined && !history.live) return this.#goLive(history, from);
+    for (const [a, b] of history.done.missing(from, end)) await this.#fill(history, a, b);
+  }
+
+  async #read(store: Store, history: WindowHistory, limit: number, at: bigint | undefined): Promise<RecommendationRecord[]> {
+    const { recent } = history;
+    if (at === undefined && history.live && (recent.length >= limit || history.recentFrom === 0)) return recent.slice(-limit).reverse();
     const asOf = at === undefined ? '' : ` AND "timestamp" < ${sqlInteger(at)}`;
     const rows = await store.rows(
-      `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}${asOf}` +
+      `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(history.length)}${asOf}` +
         ` ORDER BY "timestamp" DESC, window_end DESC LIMIT ${limit}`,
     );
     return rows.map((row) => rowToRecord(Recommendation, row));
+  }
+
+  /** Puts the window live at the newest committed block, making the points of blocks from..newest (at least the newest's). */
+  async #goLive(history: WindowHistory, from: number): Promise<void> {
+    from = Math.min(from, Math.max(0, this.#blocks.length - 1));
+    const { state, points } = await this.#slide(history, from, this.#blocks.length);
+    await this.#commit(history, points.filter((_, i) => !history.done.covers(from + i, from + i + 1)));
+    history.done.add(from, this.#blocks.length);
+    history.live = state;
+    history.recent = [];
+    history.recentFrom = from;
+    this.#remember(history, points);
+  }
+
+  /** Makes the points of blocks [from, to) with a window of their own. */
+  async #fill(history: WindowHistory, from: number, to: number): Promise<void> {
+    const { points } = await this.#slide(history, from, to);
+    await this.#commit(history, points);
+    history.done.add(from, to);
+  }
+
+  /**
+   * A fresh window slid over the blocks [from, to) (after the blocks before `from` that its first
+   * point's window holds), from the store's transactions; the points of [from, to).
+   */
+  async #slide(history: WindowHistory, from: number, to: number): Promise<{ state: RecommendationWindow; points: RecommendationRecord[] }> {
+    const state = new RecommendationWindow(history.window, history.length);
+    const points: RecommendationRecord[] = [];
+    if (from >= to) return { state, points };
+    const blocks = this.#blocks;
+    const store = this.store()!;
+    const first = blocks.countBefore(blocks.times[from]! + 1n - history.length);
+    for (let i = first; i < to; i += PASS_BLOCKS) {
+      const j = Math.min(to, i + PASS_BLOCKS);
+      const columns = chunkTransactions(await store.transactions(blocks.slots[i]!, blocks.slots[j - 1]!));
+      if (columns.slots.length !== j - i) {
+        throw new Error(`recommendation: the transactions of slots ${blocks.slots[i]}..${blocks.slots[j - 1]} are no longer held`);
+      }
+      for (let k = i; k < j; k++) {
+        const part = blockPart(columns, k - i, blocks.cuLimits[k]!);
+        if (k < from) state.add(part, blocks.times[k]!);
+        else points.push(state.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings));
+      }
+    }
+    return { state, points };
+  }
+
+  async #commit(history: WindowHistory, points: readonly RecommendationRecord[]): Promise<void> {
+    if (points.length > 0) await this.store()!.upsertRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }]);
+  }
+
+  /** Adds a live window's newest points to its memory, which keeps the newest RECENT. */
+  #remember(history: WindowHistory, points: readonly RecommendationRecord[]): void {
+    history.recent.push(...points);
+    const excess = history.recent.length - RECENT;
+    if (excess > 0) {
+      history.recent.splice(0, excess);
+      history.recentFrom += excess;
+    }
   }
 }

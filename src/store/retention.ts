@@ -31,6 +31,12 @@ export function retainNanos(value: number | string | undefined): bigint | undefi
   return ns;
 }
 
+/** State computed from the transactions when asked, which must be made before the ones it needs are pruned. */
+export interface PruneListener {
+  /** Makes whatever needs the transactions about to be pruned; runs in the pipeline's queue. */
+  beforePrune(): Promise<void>;
+}
+
 /** Prunes the store's transactions behind the newest block; see the module comment. */
 export class Retention implements ChunkObserver {
   readonly #engineNs: bigint | undefined;
@@ -42,6 +48,7 @@ export class Retention implements ChunkObserver {
   constructor(
     engineNs: bigint | undefined,
     private readonly store: () => Store | undefined,
+    private readonly listeners: readonly PruneListener[] = [],
   ) {
     this.#engineNs = engineNs;
   }
@@ -74,6 +81,7 @@ export class Retention implements ChunkObserver {
     const cut = target - (((target % step) + step) % step);
     const held = store.transactionsFrom;
     if (cut <= this.#first || (held !== undefined && cut <= held)) return NO_EFFECT;
+    for (const listener of this.listeners) await listener.beforePrune();
     await store.prune(cut);
     return NO_EFFECT;
   }
