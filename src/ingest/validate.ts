@@ -31,7 +31,7 @@ export interface ValidatedBatch {
   /** Rows read in this batch: always rows.numRows + rejections.length. */
   read: number;
   /** The source row number of each valid row (for errors found later, across tables). */
-  rowNumbers?: number[];
+  rowNumbers?: readonly number[] | Uint32Array;
   rejections: Rejection[];
 }
 
@@ -197,14 +197,14 @@ export function normalizeValue(kind: ColumnKind, value: unknown): unknown {
 }
 
 /** A rule on one column beyond its kind. */
-interface ColumnRule {
+export interface ColumnRule {
   readonly column: string;
   readonly holds: (value: unknown) => boolean;
   readonly message: string;
 }
 
 /** Table rules beyond the column kinds. DESIGN.md 7: trades with a zero amount are rejected at ingest. */
-const TABLE_RULES: Partial<Record<TableName, readonly ColumnRule[]>> = {
+export const TABLE_RULES: Partial<Record<TableName, readonly ColumnRule[]>> = {
   trades: ['base_amount', 'quote_amount'].map((column) => ({
     column, holds: (value: unknown) => value !== 0n, message: 'zero amount: a trade must move a nonzero amount',
   })),

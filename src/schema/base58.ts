@@ -127,3 +127,45 @@ export function isPublicKey(text: unknown): text is string {
   const bytes = used === 0 ? 0 : used * 2 - (keyLimbs[used - 1] < 256 ? 1 : 0);
   return zeros + bytes === 32;
 }
+
+/** Base58 digits (as bytes) of the smallest and largest m-byte numbers, m = 1..32: 256^(m-1) and 256^m - 1. */
+const KEY_BOUNDS: { low: Uint8Array; high: Uint8Array }[] = [];
+for (let m = 1; m <= 32; m++) {
+  const low = new Uint8Array(m);
+  low[0] = 1;
+  const digits = (bytes: Uint8Array) => Uint8Array.from(encodeBase58(bytes), (c) => c.charCodeAt(0));
+  KEY_BOUNDS[m] = { low: digits(low), high: digits(new Uint8Array(m).fill(255)) };
+}
+
+/** Compares digits bytes[start, end) with `bound` as numbers: by length, then digit by digit (the alphabet is in ASCII order). */
+function compareDigits(bytes: Uint8Array, start: number, end: number, bound: Uint8Array): number {
+  const length = end - start;
+  if (length !== bound.length) return length - bound.length;
+  for (let i = 0; i < length; i++) {
+    const d = bytes[start + i]! - bound[i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * `isPublicKey` over UTF-8 bytes (an Arrow string column's values between two offsets), without
+ * decoding: after its k leading '1's (zero bytes) the text must be a number of exactly 32 - k bytes,
+ * which in base58 digits is a range [256^(31-k), 256^(32-k) - 1] compared by length and then digit
+ * by digit. Accepts exactly the strings isPublicKey accepts.
+ */
+export function isPublicKeyUtf8(bytes: Uint8Array, start: number, end: number): boolean {
+  const length = end - start;
+  if (length < 32 || length > 44) return false;
+  for (let i = start; i < end; i++) {
+    const code = bytes[i]!;
+    if (code >= 128 || INDEX[code]! < 0) return false;
+  }
+  let digits = start;
+  while (digits < end && bytes[digits] === 49) digits++;
+  const m = 32 - (digits - start); // bytes the number after the leading zeros must take
+  if (m < 0) return false;
+  if (m === 0) return digits === end;
+  const { low, high } = KEY_BOUNDS[m]!;
+  return compareDigits(bytes, digits, end, low) >= 0 && compareDigits(bytes, digits, end, high) <= 0;
+}

@@ -1,12 +1,17 @@
 /**
  * Arrow record batches (from an Arrow IPC file or stream, or decoded from Parquet) into validated
- * canonical batches. Input columns may have any integer width, floats, strings (also dictionary
- * encoded), Int64 or Timestamp for `ns`: each value goes through the same normalisers as text input,
- * so conversion is exact and errors read the same. Rows are numbered from 1 across the whole file.
+ * canonical batches. Rows are numbered from 1 across the whole file.
+ *
+ * Two paths. A batch whose columns already have the canonical types is checked column by column
+ * (canonical-batch.ts) and, when every value passes, kept as it is: no value is read into JS or
+ * copied. Any other batch (other integer widths, floats, dictionary strings, Timestamps; or a batch
+ * with a bad value) goes row by row through the same normalisers as text input, so conversion is
+ * exact and every rejection names its row and field.
  */
-import { Type, TimeUnit, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
+import { Table, Type, TimeUnit, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
 import { NANOS_METADATA_KEY } from '../arrow.js';
 import { ExactNanos, type BatchValidator } from '../validate.js';
+import { canonicalBatch } from './canonical-batch.js';
 import { validatorFor, type FileBatch, type ReaderContext } from './reader.js';
 
 const UNIT_NANOS: Record<TimeUnit, bigint> = {
@@ -56,7 +61,30 @@ export async function* validateRecordBatches(
   const validator = validatorFor(context, schema.fields.map((field) => field.name));
   const values: unknown[] = new Array(validator.columns.length);
   let row = 0;
+  // canonical batches kept as they are, re-cut into batches of batchRows rows
+  let kept: RecordBatch[] = [];
+  let keptRows = 0;
+  function* emit(all: boolean): Generator<FileBatch> {
+    while (keptRows >= context.batchRows || (all && keptRows > 0)) {
+      const n = Math.min(keptRows, context.batchRows);
+      const rows = new Table(kept).slice(0, n);
+      const rest = new Table(kept).slice(n);
+      kept = rest.batches;
+      keptRows -= n;
+      const rowNumbers = new Uint32Array(n);
+      for (let i = 0; i < n; i++) rowNumbers[i] = ++row;
+      yield { table: validator.table, source: context.source, rows, read: n, rejections: [], rowNumbers };
+    }
+  }
   for await (const batch of batches) {
+    const canonical = validator.read === 0 ? canonicalBatch(validator.table, batch) : undefined;
+    if (canonical) {
+      kept.push(canonical);
+      keptRows += canonical.numRows;
+      yield* emit(false);
+      continue;
+    }
+    yield* emit(true); // rows stay in file order: the kept ones go first
     const getters = accessors(validator, batch);
     for (let i = 0; i < batch.numRows; i++) {
       for (let j = 0; j < getters.length; j++) values[j] = getters[j](i);
@@ -64,5 +92,6 @@ export async function* validateRecordBatches(
       if (validator.read >= context.batchRows) yield validator.take();
     }
   }
+  yield* emit(true);
   if (validator.read > 0) yield validator.take();
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPublicKey as isBase58PublicKey } from '../../../src/schema/base58.js';
 import { rowsToTable } from '../../../src/ingest/arrow.js';
 import { InvalidValue, normalizeValue, validateRows } from '../../../src/ingest/validate.js';
-import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
+import { decodeBase58, encodeBase58, isPublicKeyUtf8 } from '../../../src/schema/base58.js';
 import { makeRows, MAX_U64, prng } from './fixtures.js';
 
 const invalid = (kind: Parameters<typeof normalizeValue>[0], value: unknown) => {
@@ -57,11 +57,18 @@ describe('column kinds', () => {
   });
 });
 
-describe('isBase58PublicKey agrees with decodeBase58(text).length === 32', () => {
-  it('on encodings of 31, 32 and 33 random bytes, with leading zeros, and on random strings', () => {
+describe('isBase58PublicKey and isPublicKeyUtf8 agree with decodeBase58(text).length === 32', () => {
+  it('on encodings of 31, 32 and 33 random bytes, with leading zeros, at the bounds, and on random strings', () => {
     const random = prng(42);
     const byte = () => Math.floor(random() * 256);
-    const texts: string[] = ['', '1', '1'.repeat(32), '1'.repeat(33), 'z'.repeat(44), 'z'.repeat(43), '2'.repeat(44)];
+    const texts: string[] = ['', '1', '1'.repeat(32), '1'.repeat(33), 'z'.repeat(44), 'z'.repeat(43), '2'.repeat(44), 'é'.repeat(40)];
+    // the bounds of an m-byte number after k leading zero bytes, and their neighbours
+    for (let k = 0; k <= 32; k++) {
+      for (const bytes of [new Uint8Array(32 - k).fill(255), Uint8Array.from({ length: 32 - k }, (_, i) => (i === 0 ? 1 : 0))]) {
+        const text = '1'.repeat(k) + (bytes.length ? encodeBase58(bytes) : '');
+        texts.push(text, `${text}1`, text.slice(0, -1), `1${text}`, text.replace(/.$/, 'z'), text.replace(/.$/, '2'));
+      }
+    }
     for (let i = 0; i < 3000; i++) {
       const length = 31 + (i % 3);
       const bytes = Uint8Array.from({ length }, byte);
@@ -74,7 +81,13 @@ describe('isBase58PublicKey agrees with decodeBase58(text).length === 32', () =>
       const length = 30 + Math.floor(random() * 16);
       texts.push(Array.from({ length }, () => alphabet[Math.floor(random() * (i % 2 ? 58 : alphabet.length))]).join(''));
     }
-    for (const text of texts) expect(isBase58PublicKey(text), text).toBe(decodeBase58(text)?.length === 32);
+    const utf8 = new TextEncoder();
+    for (const text of texts) {
+      const expected = decodeBase58(text)?.length === 32;
+      expect(isBase58PublicKey(text), text).toBe(expected);
+      const bytes = utf8.encode(`..${text}.`);
+      expect(isPublicKeyUtf8(bytes, 2, bytes.length - 1), text).toBe(expected);
+    }
   });
 });
 

@@ -1,0 +1,67 @@
+/**
+ * The column-wise check of an Arrow record batch that already has the canonical column types: the
+ * vectorized path of ingest. Each column is checked as a whole (types, nulls where none may be,
+ * public keys over the string bytes, the table's rules of validate.ts) and, when every value passes, the batch's
+ * own column data become the canonical batch: nothing is read into JS values or copied.
+ */
+import { Field, makeData, RecordBatch, Schema, Struct, type Data, type DataType } from 'apache-arrow';
+import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
+import { isPublicKeyUtf8 } from '../../schema/base58.js';
+import { holdsNulls, TABLES, type Column, type TableName } from '../../schema/tables.js';
+import { TABLE_RULES, type ColumnRule } from '../validate.js';
+
+/** Whether the input column has exactly the canonical type (an `ns` column: Int64 marked as nanoseconds). */
+function canonicalType(column: Column, field: Field): boolean {
+  if (String(field.type) !== String(arrowType(column.kind))) return false;
+  return column.kind !== 'ns' || field.metadata.get(NANOS_METADATA_KEY) === 'ns';
+}
+
+/** Every non-null value of a Utf8 column is a base58 public key. */
+function allPublicKeys(data: Data): boolean {
+  const offsets = data.valueOffsets as Int32Array;
+  const bytes = data.values as Uint8Array;
+  const nullable = data.nullCount > 0;
+  for (let i = 0; i < data.length; i++) {
+    if (nullable && !data.getValid(i)) continue;
+    if (!isPublicKeyUtf8(bytes, offsets[i]!, offsets[i + 1]!)) return false;
+  }
+  return true;
+}
+
+/** Every non-null value of a fixed-width column holds the rule. */
+function holdsRule(data: Data, rule: ColumnRule): boolean {
+  const values = data.values as ArrayLike<unknown>;
+  const nullable = data.nullCount > 0;
+  for (let i = 0; i < data.length; i++) if (!rule.holds(values[i]) && !(nullable && !data.getValid(i))) return false;
+  return true;
+}
+
+/** An all-null column of `type` (an optional column the input lacks). */
+function nulls(type: DataType, length: number): Data {
+  return makeData({ type, length, nullCount: length, nullBitmap: new Uint8Array((length + 7) >> 3) } as never);
+}
+
+/**
+ * The batch as a canonical batch of `table` when every column is canonical and every value passes;
+ * undefined otherwise (the row path then finds and names the bad rows).
+ */
+export function canonicalBatch(table: TableName, batch: RecordBatch): RecordBatch | undefined {
+  const schema = arrowSchema(table);
+  const children: Data[] = [];
+  for (const column of TABLES[table].columns) {
+    const index = batch.schema.fields.findIndex((f) => f.name === column.name);
+    if (index < 0) {
+      if (!column.optional) return undefined;
+      children.push(nulls(arrowType(column.kind), batch.numRows));
+      continue;
+    }
+    const data = batch.data.children[index]!;
+    if (!canonicalType(column, batch.schema.fields[index]!)) return undefined;
+    if (data.nullCount > 0 && !holdsNulls(column)) return undefined;
+    if (column.kind === 'mint' && !allPublicKeys(data)) return undefined;
+    if (TABLE_RULES[table]?.some((rule) => rule.column === column.name && !holdsRule(data, rule))) return undefined;
+    children.push(data);
+  }
+  const struct = makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children });
+  return new RecordBatch(schema as Schema, struct);
+}
