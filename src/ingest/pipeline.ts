@@ -256,7 +256,7 @@ export class IngestPipeline {
 
     if (timings.length > 0) {
       await yieldToEventLoop();
-      await this.store.upsertRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }]);
+      await this.store.appendRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }]);
     }
     if (this.streams) await this.streams.committed({ updates: sortBySlot(updates), tokens });
     return report;

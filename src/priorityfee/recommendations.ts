@@ -242,7 +242,7 @@ export class RecommendationsEngine implements ChunkObserver {
   }
 
   async #commit(history: WindowHistory, points: readonly RecommendationRecord[]): Promise<void> {
-    if (points.length > 0) await this.store()!.upsertRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }]);
+    if (points.length > 0) await this.store()!.appendRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }]);
   }
 
   /** Adds a live window's newest points to its memory, which keeps the newest RECENT. */

@@ -1,5 +1,5 @@
 /**
- * Materialized record rows across the store boundary: records -> Arrow IPC for upserts, and
+ * Materialized record rows across the store boundary: records -> Arrow IPC for appends, and
  * store rows -> records for answers. Arrow types are derived from the wire types of the schema.
  */
 import {

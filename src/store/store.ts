@@ -24,14 +24,15 @@ import { TransactionSegments } from './transaction-segments.js';
  */
 export type CommitUnit = Partial<Record<SqlCanonicalTable, Uint8Array>> & { transactions?: Table };
 
-/** Materialized record rows to upsert: rows whose key matches an existing row replace it. */
+/**
+ * Materialized record rows to append. Records are immutable: each is made once (a block's, a
+ * closed window's, a point computed when first asked), so they are appended, never replaced.
+ */
 export interface RecordRows {
   /** Record table name, `recordTableName(BlockFees)` = `block_fees`. */
   readonly table: string;
   /** Arrow IPC rows with the record's fields (missing nullable fields are filled with nulls). */
   readonly ipc: Uint8Array;
-  /** Key columns (default `['id']`, the deterministic id derived from the record's key). */
-  readonly key?: readonly string[];
 }
 
 /** Rows written by a commit, per table. */
@@ -86,8 +87,7 @@ export class Store {
   /** Creates every table (if absent) on the connection and returns the store; it owns the connection. */
   static async open(connection: SqlConnection): Promise<Store> {
     const statements = STORE_TABLES.map(createTableSql);
-    const upserted = [...Object.keys(CANONICAL_KEYS), ...Object.keys(RECORD_TABLES)];
-    for (const table of upserted) {
+    for (const table of Object.keys(CANONICAL_KEYS)) {
       statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
     }
     await connection.run(statements.join(';\n'));
@@ -96,7 +96,7 @@ export class Store {
 
   /**
    * Writes one unit (one or several blocks) atomically: canonical rows are appended (tokens are
-   * upserted by mint), record rows are upserted by key, all in one transaction, and the unit's
+   * upserted by mint), record rows are appended, all in one transaction, and the unit's
    * transactions join the resident ones once it has committed (readers wait in the same queue).
    * Every IPC input is checked against its table before the transaction begins; if anything fails,
    * nothing is written.
@@ -136,8 +136,8 @@ export class Store {
       }
   }
 
-  /** Upserts materialized record rows atomically (a commit without canonical rows). */
-  upsertRecords(records: readonly RecordRows[]): Promise<CommitResult> {
+  /** Appends materialized record rows atomically (a commit without canonical rows). */
+  appendRecords(records: readonly RecordRows[]): Promise<CommitResult> {
     return this.commit({}, records);
   }
 
@@ -227,12 +227,7 @@ export class Store {
     for (const record of records) {
       const table = RECORD_TABLES[record.table];
       if (table === undefined) throw new TypeError(`unknown record table ${record.table}`);
-      const key = record.key ?? ['id'];
-      if (key.length === 0) throw new TypeError(`${table.name}: empty upsert key`);
-      for (const column of key) {
-        if (!table.columns.some((c) => c.name === column)) throw new TypeError(`${table.name}: key column ${column} does not exist`);
-      }
-      writes.push({ table, ...conformIPC(record.ipc, table), key });
+      writes.push({ table, ...conformIPC(record.ipc, table) });
     }
     return writes;
   }

@@ -72,7 +72,7 @@ export interface Committed {
   tokens: { mint: string; name: string }[];
 }
 
-const nullStore = { commit: async () => {}, upsertRecords: async () => {} } as unknown as Store;
+const nullStore = { commit: async () => {}, appendRecords: async () => {} } as unknown as Store;
 
 /** The real pipeline over a store that keeps nothing, recording what it commits. */
 export function recordingPipeline(): { pipeline: IngestPipeline; committed: Committed } {

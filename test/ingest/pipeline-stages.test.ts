@@ -15,7 +15,7 @@ describe('ingest pipeline stages', () => {
     const log: string[] = [];
     const store = {
       commit: async (unit: object) => void log.push(Object.keys(unit).length > 0 ? 'store commit' : 'timings write'),
-      upsertRecords: async () => void log.push('timings write'),
+      appendRecords: async () => void log.push('timings write'),
     } as unknown as Store;
     const observers: ChunkObserver[] = ['a', 'b', 'c'].map((name) => ({
       prepare: () => {

@@ -240,7 +240,7 @@ describe('Store queries', () => {
     expect(await store.tokens({ mint: 'unknown' })).toEqual([]);
   });
 
-  it('record rows are upserted by key inside the unit', async () => {
+  it('record rows are appended inside the unit', async () => {
     const table = recordTableName(BlockFees);
     const rowsFor = (ids: bigint[], slot: bigint, std: (number | null)[]) => {
       // Only some BlockFees fields: the rest of a record row must be given, so build all of them.
@@ -256,22 +256,15 @@ describe('Store queries', () => {
     };
     const first = await store.commit(unitOf(generateBlock(20n, 1)), [{ table, ipc: rowsFor([1n, 2n], 20n, [1.5, null]) }]);
     expect(first.rows).toEqual({ blocks: 1, transactions: 1, trades: 1, block_fees: 2 });
-    await store.upsertRecords([{ table, ipc: rowsFor([2n, 3n], 21n, [2.5, 3.5]) }]);
+    await store.appendRecords([{ table, ipc: rowsFor([3n], 21n, [3.5]) }]);
     expect(await store.rows(`SELECT id, slot, std_dev FROM ${table} ORDER BY id`)).toEqual([
       { id: 1n, slot: 20n, std_dev: 1.5 },
-      { id: 2n, slot: 21n, std_dev: 2.5 },
+      { id: 2n, slot: 20n, std_dev: null },
       { id: 3n, slot: 21n, std_dev: 3.5 },
     ]);
-    // A custom key: replace by slot.
-    await store.upsertRecords([{ table, ipc: rowsFor([9n], 21n, [null]), key: ['slot'] }]);
-    expect(await store.rows(`SELECT id, slot, std_dev FROM ${table} ORDER BY id`)).toEqual([
-      { id: 1n, slot: 20n, std_dev: 1.5 },
-      { id: 9n, slot: 21n, std_dev: null },
-    ]);
-    await expect(store.upsertRecords([{ table: 'nope', ipc: rowsFor([1n], 1n, [1]) }])).rejects.toThrow(/unknown record table/);
-    await expect(store.upsertRecords([{ table, ipc: rowsFor([1n], 1n, [1]), key: ['nope'] }])).rejects.toThrow(/key column nope/);
+    await expect(store.appendRecords([{ table: 'nope', ipc: rowsFor([1n], 1n, [1]) }])).rejects.toThrow(/unknown record table/);
     const utf8Id = tableToIPC(new Table({ id: vectorFromArray(['x'], new Utf8()) }), 'stream');
-    await expect(store.upsertRecords([{ table, ipc: utf8Id }])).rejects.toThrow(/id has Arrow type/);
+    await expect(store.appendRecords([{ table, ipc: utf8Id }])).rejects.toThrow(/id has Arrow type/);
   });
 
   it('rejects calls after close', async () => {
