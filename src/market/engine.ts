@@ -3,12 +3,13 @@
  * live answers of token, trades and ingestion (token-book.ts, recent-trades.ts, ingestion-log.ts).
  *
  * At ingest (one chunk of whole blocks, in slot order) the market kernels summarise each (slot,
- * pair) once (block-stats.ts); USD prices are applied (usd-prices.ts); the block records are
- * committed with the chunk into the store (block_trades) and, once committed, every pair's block
- * series, candles and live trailing windows take the new blocks (market-pair.ts).
+ * pair) once (block-stats.ts); USD prices are applied (usd-prices.ts); once the chunk is
+ * committed, every pair's block series, candles and live trailing windows take the new blocks
+ * (market-pair.ts).
  *
- * Storage: block records in the store (one row per pair-block: history and as-of by SQL, the
- * newest 1000 in memory); candles and trailing points from memory. Materialising a trailing point
+ * Storage: all in memory, nothing in the store. A pair's block series holds every statistic of its
+ * blocks, so chain::market::block merges the matching pairs' series newest first (live and as-of
+ * alike); candles and trailing points come from the same series. Materialising a trailing point
  * per pair-block for each of 13 windows and 3 methods (39 rows per pair-block, ~20 million rows a
  * day of the synthetic market) would cost gigabytes; instead each pair keeps its block series
  * (~112 bytes per pair-block) and its finished candles (~100 bytes each, ~1.15 per pair-block),
@@ -22,14 +23,9 @@
 import type { KernelClient } from '../kernels/client.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
-import {
-  BlockTrades, type BlockTradesRecord, type CandleRecord, type TwapRecord, type VolumeRecord, type VwapRecord,
-} from '../schema/records.js';
+import type { BlockTradesRecord, CandleRecord, TwapRecord, VolumeRecord, VwapRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
-import { recordsToIPC } from '../store/record-ipc.js';
-import type { Store } from '../store/store.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
-import { BLOCK_TRADES_TABLE, BlockLog } from './block-log.js';
 import { blockTradesRecord } from './block-records.js';
 import { blockStats, type BlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
@@ -66,7 +62,6 @@ const UPDATE_ORDER = {
 
 /** The market family's pipeline observer and the query functions of its five methods. */
 export class MarketEngine implements ChunkObserver {
-  readonly #blocks = new BlockLog();
   readonly #usd: UsdPrices;
   readonly #pairs = new Map<string, MarketPair>();
   /** Every known token (chain::market::token). */
@@ -96,14 +91,12 @@ export class MarketEngine implements ChunkObserver {
     if (!chunk.trades || chunk.trades.numRows === 0) return NOTHING;
     const stats = await blockStats(await this.kernels(), chunkTrades(chunk.trades), this.settings.outlierThreshold);
     const commitPrices = this.#usd.price(stats);
-    const records = stats.map(blockTradesRecord);
     return {
-      records: [{ table: BLOCK_TRADES_TABLE, ipc: recordsToIPC(BlockTrades, records) }],
+      records: [],
       apply: () => {
         commitPrices();
-        this.#blocks.append(records);
         const updates = new BlockUpdates();
-        if (this.demand.has(BLOCK)) for (const r of records) updates.add(BLOCK, BigInt(r.slot!), r.timestamp, r);
+        if (this.demand.has(BLOCK)) for (const s of stats) updates.add(BLOCK, s.slot, s.time, blockTradesRecord(s));
         for (const s of stats) this.#push(this.#pair(s.base, s.quote), s, updates);
         return updates.list(UPDATE_ORDER);
       },
@@ -127,18 +120,16 @@ export class MarketEngine implements ChunkObserver {
     }
   }
 
-  /** chain::market::block: newest first (slot descending, then base and quote). */
-  blocks(store: Store | undefined, filter: PairFilter, limit: number, at?: bigint): Promise<BlockTradesRecord[]> {
-    // every pair's `limit`-th newest block before `at` bounds the answer's oldest slot
-    let fromSlot: bigint | undefined;
-    for (const { series } of this.#matching(filter)) {
+  /** chain::market::block: newest first (slot descending, then base and quote), from the pairs' series. */
+  blocks(filter: PairFilter, limit: number, at?: bigint): BlockTradesRecord[] {
+    const lists = this.#matching(filter).map(({ series }) => {
       const n = at === undefined ? series.length : series.countBefore(at);
-      if (n === 0) continue;
-      const slot = BigInt(series.values.slot[Math.max(0, n - limit)]!);
-      if (fromSlot === undefined || slot < fromSlot) fromSlot = slot;
-    }
-    if (fromSlot === undefined) return Promise.resolve([]);
-    return this.#blocks.records(store, filter, limit, at, fromSlot);
+      return { length: Math.min(n, limit), at: (k: number) => ({ series, i: n - 1 - k }) };
+    });
+    type Entry = { series: MarketPair['series']; i: number };
+    const slot = (e: Entry) => e.series.values.slot[e.i]!;
+    const newer = (x: Entry, y: Entry) => (slot(x) !== slot(y) ? slot(y) - slot(x) : comparePairs(x.series, y.series));
+    return mergeOrdered(lists, newer, limit).map(({ series, i }) => blockTradesRecord(series.stats(i)));
   }
 
   /** chain::market::ohlcv: newest first (open time descending, then base and quote). */

@@ -21,14 +21,20 @@ export const matchesPair = (filter: PairFilter, base: string, quote: string): bo
 export const comparePairs = (a: { base: string; quote: string }, b: { base: string; quote: string }): number =>
   compareText(a.base, b.base) || compareText(a.quote, b.quote);
 
+/** A list read by position: an array, or items made as they are read. */
+export interface OrderedList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
 /**
  * The first `limit` items of lists that are each already in answer order (`order` < 0: a comes
- * first), merged with a binary heap of the lists' heads: O(limit x log(lists)), no sort.
+ * first), merged with a binary heap of the lists' heads: O(limit x log(lists)), no sort; only the
+ * items taken (and the heads) are read.
  */
-export function mergeOrdered<T>(lists: readonly (readonly T[])[], order: (a: T, b: T) => number, limit: number): T[] {
-  const heap = lists.filter((list) => list.length > 0).map((list) => ({ list, next: 0 }));
-  if (heap.length <= 1) return (heap[0]?.list ?? []).slice(0, limit);
-  const head = (i: number) => heap[i]!.list[heap[i]!.next]!;
+export function mergeOrdered<T>(lists: readonly OrderedList<T>[], order: (a: T, b: T) => number, limit: number): T[] {
+  const heap = lists.filter((list) => list.length > 0).map((list) => ({ list, next: 0, head: list.at(0)! }));
+  const head = (i: number) => heap[i]!.head;
   const less = (i: number, j: number) => order(head(i), head(j)) < 0;
   const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
   const down = (i: number) => {
@@ -47,8 +53,9 @@ export function mergeOrdered<T>(lists: readonly (readonly T[])[], order: (a: T, 
   const out: T[] = [];
   while (out.length < limit && heap.length > 0) {
     const first = heap[0]!;
-    out.push(first.list[first.next++]!);
-    if (first.next === first.list.length) {
+    out.push(first.head);
+    if (++first.next < first.list.length) first.head = first.list.at(first.next)!;
+    else {
       heap[0] = heap[heap.length - 1]!;
       heap.pop();
     }

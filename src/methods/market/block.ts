@@ -8,5 +8,5 @@ export default defineMethod({
   summary: 'Per-block, per-pair trade aggregates with outlier trimming and USD prices, newest first.',
   record: BlockTrades,
   params: { base: mint('base mint filter'), quote: mint('quote mint filter'), limit: limit(1, 1000, 100) },
-  handle: (params, { store, market }) => market.blocks(store, params, params.limit, params.at),
+  handle: (params, { market }) => market.blocks(params, params.limit, params.at),
 });
