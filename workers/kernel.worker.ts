@@ -55,7 +55,7 @@ if (inBrowser) {
   // The specifier is a variable so that bundlers building the browser worker leave node: alone.
   const workerThreads = 'node:worker_threads';
   const threads: Promise<typeof import('node:worker_threads')> = import(/* @vite-ignore */ /* webpackIgnore: true */ workerThreads);
-  void Promise.all([threads, import('../src/kernels/endpoint-node.js')]).then(
+  void Promise.all([threads, import('../src/platform/node-endpoint.js')]).then(
     ([{ parentPort }, { nodeEndpoint }]) => {
       if (!parentPort) throw new Error('kernel.worker: not started as a worker thread');
       Comlink.expose(api, nodeEndpoint(parentPort));

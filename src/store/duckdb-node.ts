@@ -1,11 +1,15 @@
 /**
- * DuckDB-WASM in Node: the blocking build (`eh` bundle) in this thread. Opening costs 1-2 s and
- * ~250 MB; statements then run synchronously (about 1 ms for a trivial query).
+ * DuckDB-WASM in Node: the blocking build in a worker thread of its own (workers/duckdb.worker.ts),
+ * reached over Comlink, as the browser build runs in its Web Worker. Statements cost that thread,
+ * not the one that answers: a query from memory never waits behind a store write, and the load's
+ * decoding runs while the database inserts.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { ConsoleLogger, NODE_RUNTIME, VoidLogger, createDuckDB } from '@duckdb/duckdb-wasm/blocking';
-import { OFFLINE_SETTINGS, sqlConnection, type SqlConnection } from './sql-connection.js';
+import * as Comlink from 'comlink';
+import { Worker } from 'node:worker_threads';
+import type { DuckDBWorkerApi } from '../../workers/duckdb.worker.js';
+import { nodeEndpoint } from '../platform/node-endpoint.js';
+import { compiledWorkerUrl } from '../platform/node-worker-url.js';
+import { sqlConnection, type SqlConnection } from './sql-connection.js';
 
 /** Options of `openDuckDBNode`. */
 export interface NodeDuckDBOptions {
@@ -13,29 +17,29 @@ export interface NodeDuckDBOptions {
   readonly log?: boolean;
 }
 
-/** The installed package's dist folder, where the wasm modules live. */
-function distFolder(): string {
-  const require = createRequire(import.meta.url);
-  return path.dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'));
-}
-
-/** Opens an in-memory DuckDB-WASM database in this thread, with extension autoloading off. */
+/** Opens an in-memory DuckDB-WASM database in a worker thread, with extension autoloading off. */
 export async function openDuckDBNode(options: NodeDuckDBOptions = {}): Promise<SqlConnection> {
-  const dist = distFolder();
-  const bundles = {
-    mvp: { mainModule: path.join(dist, 'duckdb-mvp.wasm'), mainWorker: path.join(dist, 'duckdb-node-mvp.worker.cjs') },
-    eh: { mainModule: path.join(dist, 'duckdb-eh.wasm'), mainWorker: path.join(dist, 'duckdb-node-eh.worker.cjs') },
-  };
-  const db = await createDuckDB(bundles, options.log ? new ConsoleLogger() : new VoidLogger(), NODE_RUNTIME);
-  await db.instantiate(() => {});
-  db.open({});
-  const connection = db.connect();
-  const id = connection.useUnsafe((_, conn) => conn);
-  const driver = {
-    query: async (sql: string) => db.runQuery(id, sql),
-    insertIPCStream: async (table: string, ipc: Uint8Array) => db.insertArrowFromIPCStream(id, ipc, { name: table, create: false }),
-    close: async () => connection.close(),
-  };
-  await driver.query(OFFLINE_SETTINGS);
-  return sqlConnection(driver);
+  const worker = new Worker(compiledWorkerUrl('duckdb.worker.js', import.meta.url));
+  // a call pending when the thread dies would wait forever: every call races the thread's end
+  const died = new Promise<never>((_, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the DuckDB-WASM worker exited with code ${code}`)));
+  });
+  died.catch(() => undefined);
+  const api = Comlink.wrap<DuckDBWorkerApi>(nodeEndpoint(worker));
+  const call = <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, died]);
+  try {
+    await call(api.open(options.log ?? false));
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  return sqlConnection({
+    query: (sql) => call(api.query(sql)),
+    insertIPCStream: (table, ipc) => call(api.insertIPCStream(table, ipc)),
+    close: async () => {
+      await call(api.close()).catch(() => undefined);
+      await worker.terminate();
+    },
+  });
 }
