@@ -49,6 +49,26 @@ function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: 
   });
 }
 
+/**
+ * The items of `source`, the next one requested as soon as one is handed out: the next chunk is
+ * read and decoded while the consumer commits this one (the store writes in its own thread).
+ */
+async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  const items = source[Symbol.asyncIterator]();
+  try {
+    let next = items.next();
+    for (;;) {
+      const item = await next;
+      if (item.done) return;
+      next = items.next();
+      next.catch(() => undefined); // its error is thrown where it is awaited, on the next turn
+      yield item.value;
+    }
+  } finally {
+    await items.return?.();
+  }
+}
+
 /** Loads every input through the pipeline; returns the reconciled report. */
 export async function loadInputs(
   inputs: readonly TableFileInput[], pipeline: Pick<IngestPipeline, 'commit'>, options: LoadOptions = {},
@@ -101,7 +121,7 @@ export async function loadInputs(
     }
   }
   const tableStreams = plan.slotTables.map((input) => readTableFile(input, { batchRows: options.batchRows }));
-  for await (const chunk of mergeBySlot([rawBlocks(), ...tableStreams])) await commit(chunk);
+  for await (const chunk of readAhead(mergeBySlot([rawBlocks(), ...tableStreams]))) await commit(chunk);
   files += plan.slotTables.length;
 
   mergeReport(report, own);

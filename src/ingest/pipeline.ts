@@ -83,11 +83,38 @@ export interface ChunkObserver {
   prepare(chunk: ChunkView): ChunkEffect | Promise<ChunkEffect>;
 }
 
-/** Rows of one table in a chunk, with where each row came from (for error messages). */
+/** Rows of one table in a chunk: the batches' rows one after another (where a row came from is looked up on an error). */
 interface TablePart {
   table: Table;
-  sources: string[];
-  rowNumbers: number[];
+  batches: ValidatedBatch[];
+  /** Index of each batch's first row in `table`. */
+  starts: number[];
+}
+
+/** The source and row number of row i of a part. */
+function origin(part: TablePart, i: number): { source: string; row: number } {
+  let lo = 0;
+  let hi = part.starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (part.starts[mid]! <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  const batch = part.batches[lo]!;
+  return { source: batch.source, row: batch.rowNumbers?.[i - part.starts[lo]!] ?? Number.NaN };
+}
+
+/** Runs of equal consecutive values of a slot column: [slot, first row, end row) (one run per block when sorted). */
+function slotRuns(slots: BigUint64Array): [bigint, number, number][] {
+  const runs: [bigint, number, number][] = [];
+  for (let i = 0; i < slots.length; ) {
+    const slot = slots[i]!;
+    let j = i + 1;
+    while (j < slots.length && slots[j] === slot) j++;
+    runs.push([slot, i, j]);
+    i = j;
+  }
+  return runs;
 }
 
 /** What a committed chunk changed, for the streams. */
@@ -153,7 +180,7 @@ export class IngestPipeline {
     }
     const parts = gather(batches);
     const rejectRow = (table: TableName, i: number, field: string, message: string) =>
-      report.rejections.push({ source: parts[table]!.sources[i], row: parts[table]!.rowNumbers[i], field, message });
+      report.rejections.push({ ...origin(parts[table]!, i), field, message });
 
     const newest = this.#newestSlot;
     const stale = (slot: bigint) => newest !== undefined && slot <= newest;
@@ -175,14 +202,19 @@ export class IngestPipeline {
       });
     }
     if (parts.transactions) {
+      // checked a block at a time: the rows of a slot share every check
       const { slots } = columns(parts.transactions.table);
-      keep.transactions = mask(slots.length, (i) => {
-        if (stale(slots[i])) return rejectRow('transactions', i, 'slot', staleMessage(slots[i])), false;
-        if (!blockTime.has(slots[i])) {
-          return rejectRow('transactions', i, 'slot', `no block row for slot ${slots[i]} in the same ingest: its block time is unknown`), false;
-        }
-        return true;
-      });
+      let out: Uint8Array | undefined;
+      for (const [slot, from, to] of slotRuns(slots)) {
+        const message = stale(slot) ? staleMessage(slot)
+          : blockTime.has(slot) ? undefined
+          : `no block row for slot ${slot} in the same ingest: its block time is unknown`;
+        if (message === undefined) continue;
+        out ??= new Uint8Array(slots.length).fill(1);
+        out.fill(0, from, to);
+        for (let i = from; i < to; i++) rejectRow('transactions', i, 'slot', message);
+      }
+      keep.transactions = out;
     }
     if (parts.trades) {
       const { slots, times } = columns(parts.trades.table, 'timestamp');
@@ -220,10 +252,10 @@ export class IngestPipeline {
       report.ingested += table.numRows;
       if (name === 'tokens') continue;
       const { slots, times } = columns(table, name === 'transactions' ? undefined : 'timestamp');
-      for (let i = 0; i < slots.length; i++) {
-        const entry = slotRecords.get(slots[i]);
-        if (entry) entry.records++;
-        else slotRecords.set(slots[i], { time: blockTime.get(slots[i]) ?? times![i], records: 1 });
+      for (const [slot, from, to] of slotRuns(slots)) {
+        const entry = slotRecords.get(slot);
+        if (entry) entry.records += to - from;
+        else slotRecords.set(slot, { time: blockTime.get(slot) ?? times![from]!, records: to - from });
       }
     }
     report.rejected = report.read - report.ingested;
@@ -269,17 +301,15 @@ function sortBySlot(updates: StreamUpdate[]): StreamUpdate[] {
   return updates.sort((a, b) => (slot(a) < slot(b) ? -1 : slot(a) > slot(b) ? 1 : 0));
 }
 
-/** Concatenates the batches of each table, keeping each row's source and row number. */
+/** Concatenates the batches of each table, keeping where each batch starts (for each row's source and row number). */
 function gather(batches: readonly ValidatedBatch[]): Partial<Record<TableName, TablePart>> {
   const parts: Partial<Record<TableName, TablePart>> = {};
   for (const batch of batches) {
     if (batch.rows.numRows === 0) continue;
-    const part = (parts[batch.table] ??= { table: new Table(batch.rows.schema), sources: [], rowNumbers: [] });
+    const part = (parts[batch.table] ??= { table: new Table(batch.rows.schema), batches: [], starts: [] });
+    part.starts.push(part.table.numRows);
+    part.batches.push(batch);
     part.table = part.table.numRows === 0 ? batch.rows : part.table.concat(batch.rows);
-    for (let i = 0; i < batch.rows.numRows; i++) {
-      part.sources.push(batch.source);
-      part.rowNumbers.push(batch.rowNumbers?.[i] ?? Number.NaN);
-    }
   }
   return parts;
 }

@@ -59,35 +59,76 @@ function release(state: StreamState, safe: bigint): ValidatedBatch[] {
   return out;
 }
 
-function slotBounds(rows: Table): { min: bigint; max: bigint } | undefined {
+/** A batch's slot column, read once: its values, bounds and whether they ascend. */
+interface SlotColumn {
+  slots: BigUint64Array;
+  min: bigint;
+  max: bigint;
+  sorted: boolean;
+}
+
+const slotColumns = new WeakMap<Table, SlotColumn | null>();
+
+/** The slot column of a batch's rows (null for a table without slots, or no rows). */
+function slotColumn(rows: Table): SlotColumn | null {
+  let known = slotColumns.get(rows);
+  if (known !== undefined) return known;
   const column = rows.getChild('slot');
-  if (!column || rows.numRows === 0) return undefined;
-  const slots = column.toArray() as BigUint64Array;
-  let min = slots[0];
-  let max = slots[0];
-  for (const s of slots) {
-    if (s < min) min = s;
-    if (s > max) max = s;
+  known = null;
+  if (column && rows.numRows > 0) {
+    const slots = column.toArray() as BigUint64Array;
+    let min = slots[0]!;
+    let max = slots[0]!;
+    let sorted = true;
+    for (let i = 1; i < slots.length; i++) {
+      const s = slots[i]!;
+      if (s < slots[i - 1]!) sorted = false;
+      if (s < min) min = s;
+      if (s > max) max = s;
+    }
+    known = { slots, min, max, sorted };
   }
-  return { min, max };
+  slotColumns.set(rows, known);
+  return known;
+}
+
+function slotBounds(rows: Table): { min: bigint; max: bigint } | undefined {
+  return slotColumn(rows) ?? undefined;
+}
+
+/** First index of ascending `slots` whose slot is >= `slot`. */
+function lowerBound(slots: BigUint64Array, slot: bigint): number {
+  let lo = 0;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid]! < slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Splits a batch into rows with slot < safe and the rest; rejections and read counts go with the first. */
 function splitBatch(batch: ValidatedBatch, safe: bigint): [ValidatedBatch, ValidatedBatch] {
-  const slots = batch.rows.getChild('slot')!.toArray() as BigUint64Array;
+  const { slots, sorted } = slotColumn(batch.rows)!;
   const numbers = batch.rowNumbers;
-  let sorted = true;
-  for (let i = 1; i < slots.length && sorted; i++) sorted = slots[i - 1] <= slots[i];
-  const pick = (take: (i: number) => boolean): { rows: Table; rowNumbers?: number[] } => {
-    const index: number[] = [];
-    for (let i = 0; i < slots.length; i++) if (take(i)) index.push(i);
-    const rowNumbers = numbers ? index.map((i) => numbers[i]) : undefined;
-    if (sorted) return { rows: batch.rows.slice(index[0] ?? 0, (index.at(-1) ?? -1) + 1), rowNumbers };
+  let before: { rows: Table; rowNumbers?: ValidatedBatch['rowNumbers'] };
+  let after: typeof before;
+  if (sorted) {
+    // slot order (as dumps are): a cut, no row copied
+    const cut = lowerBound(slots, safe);
+    before = { rows: batch.rows.slice(0, cut), rowNumbers: numbers?.slice(0, cut) };
+    after = { rows: batch.rows.slice(cut), rowNumbers: numbers?.slice(cut) };
+  } else {
     const all = tableToRows(batch.table, batch.rows);
-    return { rows: rowsToTable(batch.table, index.map((i) => all[i]) as never[]), rowNumbers };
-  };
-  const before = pick((i) => slots[i] < safe);
-  const after = pick((i) => slots[i] >= safe);
+    const pick = (take: (i: number) => boolean) => {
+      const index: number[] = [];
+      for (let i = 0; i < slots.length; i++) if (take(i)) index.push(i);
+      return { rows: rowsToTable(batch.table, index.map((i) => all[i]) as never[]), rowNumbers: numbers ? index.map((i) => numbers[i]!) : undefined };
+    };
+    before = pick((i) => slots[i]! < safe);
+    after = pick((i) => slots[i]! >= safe);
+  }
   return [
     { ...batch, rows: before.rows, rowNumbers: before.rowNumbers, read: batch.read - after.rows.numRows },
     { table: batch.table, source: batch.source, rows: after.rows, rowNumbers: after.rowNumbers, read: after.rows.numRows, rejections: [] },
