@@ -20,8 +20,11 @@ export interface ChunkTransactions {
   /** 1 where compute_units_consumed is known, 0 where it is null. */
   consumedKnown: Uint8Array;
   index: Uint32Array;
-  /** Row of each entry in the input table (for the string columns, read only when needed). */
-  row: Uint32Array;
+  /**
+   * Row of each entry in the input table (for its text columns, read only when needed); absent
+   * for transactions read back from the store, which keeps the text of the best fee payers only.
+   */
+  row?: Uint32Array;
 }
 
 const MICRO = 1_000_000n;
@@ -100,4 +103,41 @@ function gather64(values: BigUint64Array, order: Uint32Array): BigUint64Array {
   const out = new BigUint64Array(order.length);
   for (let i = 0; i < order.length; i++) out[i] = values[order[i]];
   return out;
+}
+
+/** Index of the high and low 32-bit word of a u64 in a Uint32Array view (platform byte order). */
+const [HIGH, LOW] = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [1, 0] : [0, 1];
+
+/** The u64s of `array` as 32-bit words: compared exactly without making a BigInt per read (a block has thousands). */
+const wordsOf = (array: BigUint64Array) => new Uint32Array(array.buffer, array.byteOffset, array.length * 2);
+
+/**
+ * The fee-paying transactions of a block a top list can show: chain::priorityfee::top_txs shows at
+ * most 100, so no window's top holds more than the 100 best of any one block. The store keeps the
+ * text (signature, signer, program) of these only.
+ */
+export const BEST_PER_BLOCK = 100;
+
+/**
+ * Positions of block b's best `n` fee-paying (non-vote, nonzero price) transactions, best first:
+ * priority fee, then index, descending.
+ */
+export function bestFeePayers(columns: ChunkTransactions, b: number, n = BEST_PER_BLOCK): number[] {
+  const price = wordsOf(columns.computeUnitPrice);
+  const fee = wordsOf(columns.priorityFee);
+  const { index, isVote } = columns;
+  let rows: number[] = [];
+  for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
+    if (!isVote[i] && (price[2 * i]! | price[2 * i + 1]!) !== 0) rows.push(i);
+  }
+  if (rows.length > n) {
+    // a float key never orders two fees the wrong way round (it may tie them), so the rows whose key
+    // reaches the n-th highest key hold the best n; only they go through the exact comparator
+    const key = (i: number) => fee[2 * i + HIGH]! * 2 ** 32 + fee[2 * i + LOW]!;
+    const cut = Float64Array.from(rows, key).sort()[rows.length - n]!;
+    rows = rows.filter((i) => key(i) >= cut);
+  }
+  rows.sort((x, y) =>
+    fee[2 * y + HIGH]! - fee[2 * x + HIGH]! || fee[2 * y + LOW]! - fee[2 * x + LOW]! || index[y]! - index[x]!);
+  return rows.slice(0, n);
 }

@@ -17,6 +17,7 @@ import type { TableName } from '../schema/tables.js';
 import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC } from '../store/record-ipc.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
+import { residentTransactions } from '../store/transaction-segments.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
@@ -247,7 +248,7 @@ export class IngestPipeline {
         view.transactionColumns = chunkTransactions(table);
       }
       if (name === 'trades') view.trades = table;
-      if (name === 'transactions') unit.transactions = table;
+      if (name === 'transactions') unit.transactions = residentTransactions(table, view.transactionColumns);
       else unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;
       if (name === 'tokens') continue;

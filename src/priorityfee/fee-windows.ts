@@ -200,7 +200,7 @@ export class FeeWindowsEngine implements ChunkObserver {
   /** The window holding `block`, over its blocks up to and including `block`, from the stored transactions. */
   async #partial(store: Store, window: string, block: BlockRef): Promise<WindowFeesRecord> {
     const start = windowStart(block.timestamp, windowNanos(window));
-    const columns = chunkTransactions(await transactionsSince(store, start, block));
+    const { columns } = await transactionsSince(store, start, block);
     const buffer = new SampleBuffer();
     const counters = buffer.addBlocks(columns, 0, columns.slots.length);
     return windowFeesRecord(await this.kernels(), window, start, counters, block.timestamp, buffer.view(), this.minSamples());

@@ -14,7 +14,6 @@
  * Reading back: the newest points of a live window are kept in memory; every other answer is the
  * store's (the recommendation table, by time).
  */
-import { chunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
 import { Recommendation, type RecommendationRecord } from '../schema/records.js';
@@ -228,7 +227,7 @@ export class RecommendationsEngine implements ChunkObserver {
     const first = blocks.countBefore(blocks.times[from]! + 1n - history.length);
     for (let i = first; i < to; i += PASS_BLOCKS) {
       const j = Math.min(to, i + PASS_BLOCKS);
-      const columns = chunkTransactions(await store.transactions(blocks.slots[i]!, blocks.slots[j - 1]!));
+      const { columns } = await store.transactions(blocks.slots[i]!, blocks.slots[j - 1]!);
       if (columns.slots.length !== j - i) {
         throw new Error(`recommendation: the transactions of slots ${blocks.slots[i]}..${blocks.slots[j - 1]} are no longer held`);
       }

@@ -1,10 +1,10 @@
 /** Store reads shared by the priority-fee methods: the as-of block and a window's transactions. */
-import type { Table } from 'apache-arrow';
 import { invalidParam } from '../rpc/errors.js';
 import { BlockFees } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+import type { ResidentTransactions } from '../store/transaction-segments.js';
 
 export interface BlockRef {
   slot: bigint;
@@ -39,6 +39,6 @@ async function firstSlotFrom(store: Store, from: bigint, last: bigint): Promise<
 }
 
 /** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index). */
-export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<Table> {
+export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<ResidentTransactions> {
   return store.transactions(await firstSlotFrom(store, from, last.slot), last.slot);
 }

@@ -16,7 +16,7 @@
  * Each chunk's new list is built aside in `prepare` and published in `apply`, after the store
  * commit: a reader sees the list of the newest committed block, never one ahead of the store.
  */
-import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
+import { bestFeePayers, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
@@ -61,7 +61,7 @@ export class TopTransactionsTracker implements ChunkObserver {
     const columns = chunk.transactionColumns;
     if (!columns || !chunk.transactions) return { records: [], apply() {} };
     const table = chunk.transactions;
-    const strings = { signature: table.getChild('signature')!, signer: table.getChild('signer')!, program: table.getChild('program')! };
+    const text = { signature: table.getChild('signature')!, signer: table.getChild('signer')!, program: table.getChild('program')! };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const streamed = this.demand.has(METHOD);
     const updates: StreamUpdate[] = [];
@@ -69,12 +69,11 @@ export class TopTransactionsTracker implements ChunkObserver {
     for (let b = 0; b < columns.slots.length; b++) {
       const slot = columns.slots[b]!;
       const time = times.get(slot)!;
-      const entries = blockTop(columns, b, (i, row) => ({
-        signature: strings.signature.get(row), signer: strings.signer.get(row), program: strings.program.get(row), slot, index: columns.index[i]!,
-        timestamp: time, price: columns.computeUnitPrice[i]!, limit: columns.computeUnitLimit[i]!,
-        consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null, fee: columns.priorityFee[i]!,
-      }));
-      list = this.#expire(advance(list, entries), time + 1n);
+      const entries = bestFeePayers(columns, b, CAP).map((i) => {
+        const row = columns.row![i]!;
+        return entryOf(columns, i, slot, time, { signature: text.signature.get(row), signer: text.signer.get(row), program: text.program.get(row) });
+      });
+      list = this.#next(list, entries, time);
       if (streamed) updates.push({ method: METHOD, slot, timestamp: time, records: this.#records(list, CAP) });
     }
     return {
@@ -84,6 +83,16 @@ export class TopTransactionsTracker implements ChunkObserver {
         return updates;
       },
     };
+  }
+
+  /** Follows stored blocks (an as-of answer): each block's best entries, in slot order. */
+  follow(blocks: readonly { entries: readonly TopEntry[]; time: bigint }[]): void {
+    for (const { entries, time } of blocks) this.#list = this.#next(this.#list, entries, time);
+  }
+
+  /** The list after a block at `time` whose best entries are `entries`. */
+  #next(list: TopList, entries: readonly TopEntry[], time: bigint): TopList {
+    return this.#expire(advance(list, entries), time + 1n);
   }
 
   #records(list: TopList, limit: number): TopTransactionRecord[] {
@@ -114,46 +123,34 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
   if (!store) return [];
   const newest = await newestFeeBlock(store, at);
   if (!newest) return [];
-  const transactions = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
-  if (transactions.numRows === 0) return [];
-  const columns = chunkTransactions(transactions);
+  const { columns, kept, keptOffsets, text } = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
+  if (columns.slots.length === 0) return [];
   const rows = await store.rows(
     `SELECT slot, "timestamp" FROM blocks WHERE slot BETWEEN ${sqlInteger(columns.slots[0]!)} AND ${sqlInteger(newest.slot)}`,
   );
-  const blocks = rows.map((r) => ({ slot: r.slot as bigint, timestamp: r.timestamp as bigint, cuLimit: null }));
+  const times = new Map(rows.map((r) => [r.slot as bigint, r.timestamp as bigint]));
+  const [signature, signer, program] = (['signature', 'signer', 'program'] as const).map((name) => text.getChild(name)!);
+  // the store kept the text of each block's best fee payers: the entries the live list took from that block
   const tracker = new TopTransactionsTracker();
-  tracker.prepare({ blocks, transactions, transactionColumns: columns }).apply();
+  tracker.follow(columns.slots.map((slot, b) => {
+    const time = times.get(slot)!;
+    const entries: TopEntry[] = [];
+    for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
+      entries.push(entryOf(columns, kept[k]!, slot, time, { signature: signature!.get(k)!, signer: signer!.get(k)!, program: program!.get(k)! }));
+    }
+    return { entries, time };
+  }));
   return tracker.top(limit);
 }
 
-/** Index of the high and low 32-bit word of a u64 in a Uint32Array view (platform byte order). */
-const [HIGH, LOW] = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [1, 0] : [0, 1];
-
-/** The u64s of `array` as 32-bit words: compared exactly without making a BigInt per read (a block has thousands). */
-const wordsOf = (array: BigUint64Array) => new Uint32Array(array.buffer, array.byteOffset, array.length * 2);
-
-/**
- * The best CAP fee-paying transactions of block `b`, best first (fee, then index, descending);
- * `entry` makes one from its position in `columns` and its row in the chunk's table.
- */
-function blockTop(columns: ChunkTransactions, b: number, entry: (i: number, row: number) => TopEntry): TopEntry[] {
-  const price = wordsOf(columns.computeUnitPrice);
-  const fee = wordsOf(columns.priorityFee);
-  const { index, isVote } = columns;
-  let rows: number[] = [];
-  for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
-    if (!isVote[i] && (price[2 * i]! | price[2 * i + 1]!) !== 0) rows.push(i);
-  }
-  if (rows.length > CAP) {
-    // a float key never orders two fees the wrong way round (it may tie them), so the rows whose key
-    // reaches the CAP-th highest key hold the best CAP; only they go through the exact comparator
-    const key = (i: number) => fee[2 * i + HIGH]! * 2 ** 32 + fee[2 * i + LOW]!;
-    const cut = Float64Array.from(rows, key).sort()[rows.length - CAP]!;
-    rows = rows.filter((i) => key(i) >= cut);
-  }
-  rows.sort((x, y) =>
-    fee[2 * y + HIGH]! - fee[2 * x + HIGH]! || fee[2 * y + LOW]! - fee[2 * x + LOW]! || index[y]! - index[x]!);
-  return rows.slice(0, CAP).map((i) => entry(i, columns.row[i]!));
+/** The entry of the transaction at position i of `columns`, with its text. */
+function entryOf(
+  columns: ChunkTransactions, i: number, slot: bigint, time: bigint, text: { signature: string; signer: string; program: string },
+): TopEntry {
+  return {
+    ...text, slot, index: columns.index[i]!, timestamp: time, price: columns.computeUnitPrice[i]!, limit: columns.computeUnitLimit[i]!,
+    consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null, fee: columns.priorityFee[i]!,
+  };
 }
 
 /** The list after a block whose best entries (best first, in a slot above every candidate's) are `entries`. */

@@ -2,11 +2,15 @@
  * chain::priorityfee::top_txs entries and records: a fee-paying transaction of the trailing window
  * as the top list (top-tracker.ts) keeps it, and its record.
  */
+import { BEST_PER_BLOCK } from '../ingest/block-columns.js';
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 
-/** At most this many data points, whatever the limit (the seed: "up to 100 data points"). */
-export const TOP_TRANSACTIONS_CAP = 100;
+/**
+ * At most this many data points, whatever the limit (the seed: "up to 100 data points"); the store
+ * keeps the text of each block's best this many fee payers (BEST_PER_BLOCK).
+ */
+export const TOP_TRANSACTIONS_CAP = BEST_PER_BLOCK;
 
 /** One fee-paying transaction as the top list knows it. */
 export interface TopEntry {

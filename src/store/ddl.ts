@@ -59,7 +59,7 @@ export function recordTableName(record: RecordSchema): string {
   return snakeCase(record.name);
 }
 
-/** The canonical tables DuckDB-WASM holds: all but the transactions, which stay resident as Arrow columns. */
+/** The canonical tables DuckDB-WASM holds: all but the transactions, which stay resident in compact columns (transaction-segments.ts). */
 export type SqlCanonicalTable = Exclude<TableName, 'transactions'>;
 
 /** Canonical tables in DuckDB-WASM: optional and nullable columns are nullable, the others NOT NULL. */

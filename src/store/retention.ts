@@ -1,6 +1,6 @@
 /**
  * Retention (engine option `retain`, replay option `retain`): how many of the raw transactions the
- * store keeps behind the newest block. They are nearly all of its memory (about 0.3 KB each), and
+ * store keeps behind the newest block. They are nearly all of its memory (about 40 bytes each), and
  * no live answer reads further back than 5 minutes of them: the method engines keep their windows
  * in memory, and the per-block records stay in the store.
  *

@@ -1,5 +1,5 @@
 /**
- * The store: the raw transactions as resident Arrow columns (TransactionSegments), the other
+ * The store: the raw transactions as resident columns (TransactionSegments), the other
  * canonical tables and the materialized record rows in DuckDB-WASM, written in atomic units and
  * read back with exact integers. Platform-independent: it only sees a `SqlConnection`.
  *
@@ -8,7 +8,6 @@
  * connection's open transaction: a query slipped in between would run inside that transaction and
  * see half a unit. Queuing commits and queries makes each unit all-or-nothing to every reader.
  */
-import type { Table } from 'apache-arrow';
 import type { BlockRow, TokenRow, TradeRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
 import { yieldToEventLoop } from '../platform/event-loop.js';
@@ -16,13 +15,13 @@ import { conformIPC } from './ipc.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
-import { TransactionSegments } from './transaction-segments.js';
+import { TransactionSegments, type ResidentTransactions } from './transaction-segments.js';
 
 /**
  * One unit's canonical rows: Arrow IPC (stream or file) per table stored in DuckDB-WASM, columns
- * named as in `TABLES`; the transactions as a canonical Arrow table, kept as resident columns.
+ * named as in `TABLES`; the transactions in the resident form (`residentTransactions`).
  */
-export type CommitUnit = Partial<Record<SqlCanonicalTable, Uint8Array>> & { transactions?: Table };
+export type CommitUnit = Partial<Record<SqlCanonicalTable, Uint8Array>> & { transactions?: ResidentTransactions };
 
 /**
  * Materialized record rows to append. Records are immutable: each is made once (a block's, a
@@ -106,7 +105,7 @@ export class Store {
     return this.#exclusive(async () => {
       const rows: Record<string, number> = {};
       const todo = writes.filter((w) => w.rows > 0);
-      const transactions = unit.transactions?.numRows ?? 0;
+      const transactions = unit.transactions?.columns.offsets.at(-1) ?? 0;
       if (todo.length > 0) await this.#write(todo, rows);
       if (transactions > 0) {
         this.#transactions.append(unit.transactions!);
@@ -183,8 +182,8 @@ export class Store {
     return (await this.rows(sql)) as unknown as BlockRow[];
   }
 
-  /** The transactions of slots first..last (inclusive), by (slot, index): the canonical columns, queued like every other call. */
-  transactions(first: bigint, last: bigint): Promise<Table> {
+  /** The transactions of slots first..last (inclusive), by (slot, index), as resident; queued like every other call. */
+  transactions(first: bigint, last: bigint): Promise<ResidentTransactions> {
     return this.#exclusive(async () => this.#transactions.between(first, last));
   }
 

@@ -1,22 +1,168 @@
 /**
- * The raw transactions, resident as Arrow columns: one segment per commit, in slot order, found by
- * slot range with a binary search. They are nearly all the rows a dump holds and only the as-of
- * fee windows and top transactions read them back, a slot range at a time; kept out of DuckDB-WASM,
- * a commit costs no insert and the rows no copy into its 32-bit heap. Retention drops whole
- * segments (and trims the one it cuts through).
+ * The raw transactions, resident in compact columns: nearly all the rows a dump holds, and only
+ * the methods' as-of and first-asked answers read them back, a slot range at a time (fee windows,
+ * recommendations, top transactions). One segment per commit, in slot order, found by binary
+ * search; retention drops whole segments and trims the one it cuts through.
+ *
+ * What is kept is what those answers read: the fee columns of every transaction, per block
+ * (ChunkTransactions, ~35 bytes a transaction), and the text (signature, signer, program) of each
+ * block's best fee payers only (BEST_PER_BLOCK, what a top list can show), as UTF-8 bytes copied out
+ * of the input. The canonical table itself (~230 bytes a transaction, most of it base58 text) is
+ * not kept.
  */
-import { Table } from 'apache-arrow';
-import { arrowSchema, conformTable, rowsToTable, tableToRows } from '../ingest/arrow.js';
+import { makeData, Table, Utf8, type Data, type Vector } from 'apache-arrow';
+import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 
-interface Segment {
-  /** Canonical transactions table, rows ordered by (slot, index). */
-  table: Table;
-  /** Its slot column. */
-  slots: BigUint64Array;
+/** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
+export interface ResidentTransactions {
+  /** The fee columns of every transaction, per block, ordered by (slot, index). */
+  readonly columns: ChunkTransactions;
+  /** Positions in `columns` whose text is kept: each block's best fee payers, best first, block after block. */
+  readonly kept: Uint32Array;
+  /** Block b's kept transactions are kept[keptOffsets[b]..keptOffsets[b + 1]). */
+  readonly keptOffsets: Uint32Array;
+  /** The kept transactions' text, in `kept` order. */
+  readonly text: Table<{ signature: Utf8; signer: Utf8; program: Utf8 }>;
 }
 
-/** First row of `slots` (ascending) whose slot is >= `slot`. */
-function lowerBound(slots: BigUint64Array, slot: bigint): number {
+const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
+
+const utf8Data = (valueOffsets: Int32Array, data: Uint8Array): Data<Utf8> =>
+  makeData({ type: new Utf8(), length: valueOffsets.length - 1, nullCount: 0, valueOffsets, data });
+
+/** The rows `rows` of a Utf8 column as a new column: their bytes copied, so the input's buffers can go. */
+function takeUtf8(vector: Vector, rows: readonly number[]): Data<Utf8> {
+  const parts = vector.data.map((data) => ({ data, offsets: data.valueOffsets as Int32Array, bytes: data.values as Uint8Array }));
+  const starts: number[] = [];
+  let at = 0;
+  for (const p of parts) starts.push(at), (at += p.data.length);
+  const locate = (row: number) => {
+    let k = parts.length - 1;
+    while (starts[k]! > row) k--;
+    return { part: parts[k]!, i: row - starts[k]! };
+  };
+  const valueOffsets = new Int32Array(rows.length + 1);
+  let size = 0;
+  const picked = rows.map((row, n) => {
+    const { part, i } = locate(row);
+    const from = part.offsets[i]!;
+    const to = part.offsets[i + 1]!;
+    size += to - from;
+    valueOffsets[n + 1] = size;
+    return part.bytes.subarray(from, to);
+  });
+  const data = new Uint8Array(size);
+  picked.forEach((bytes, n) => data.set(bytes, valueOffsets[n]!));
+  return utf8Data(valueOffsets, data);
+}
+
+/**
+ * A chunk's canonical transactions table as the store keeps it (`columns`: its per-block columns,
+ * when the caller already made them).
+ */
+export function residentTransactions(table: Table, columns: ChunkTransactions = chunkTransactions(table)): ResidentTransactions {
+  const kept: number[] = [];
+  const keptOffsets = new Uint32Array(columns.slots.length + 1);
+  for (let b = 0; b < columns.slots.length; b++) {
+    kept.push(...bestFeePayers(columns, b));
+    keptOffsets[b + 1] = kept.length;
+  }
+  const rows = kept.map((i) => columns.row![i]!);
+  const text = new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, takeUtf8(table.getChild(name)!, rows)])) as never);
+  const { row: _row, ...fees } = columns;
+  return { columns: fees, kept: Uint32Array.from(kept), keptOffsets, text: text as ResidentTransactions['text'] };
+}
+
+/** Transactions held (rows). */
+const rowsOf = (r: ResidentTransactions): number => r.columns.offsets[r.columns.slots.length]!;
+
+/**
+ * Blocks [from, to) of `r`: views of its columns, or (`copy`) columns of their own, so that what
+ * is left out can be freed (a cut by retention).
+ */
+function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = false): ResidentTransactions {
+  const c = r.columns;
+  const first = c.offsets[from]!;
+  const last = c.offsets[to]!;
+  const keptFirst = r.keptOffsets[from]!;
+  const keptLast = r.keptOffsets[to]!;
+  const part = <T extends Uint8Array | Uint32Array | BigUint64Array>(a: T): T => (copy ? a.slice(first, last) : a.subarray(first, last)) as T;
+  const keptRows = Array.from({ length: keptLast - keptFirst }, (_, k) => keptFirst + k);
+  return {
+    columns: {
+      slots: c.slots.slice(from, to),
+      offsets: c.offsets.slice(from, to + 1).map((o) => o - first),
+      isVote: part(c.isVote),
+      failed: part(c.failed),
+      computeUnitPrice: part(c.computeUnitPrice),
+      priorityFee: part(c.priorityFee),
+      computeUnitLimit: part(c.computeUnitLimit),
+      computeUnitsConsumed: part(c.computeUnitsConsumed),
+      consumedKnown: part(c.consumedKnown),
+      index: part(c.index),
+    },
+    kept: r.kept.slice(keptFirst, keptLast).map((i) => i - first),
+    keptOffsets: r.keptOffsets.slice(from, to + 1).map((o) => o - keptFirst),
+    text: copy
+      ? (new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, takeUtf8(r.text.getChild(name)!, keptRows)])) as never) as ResidentTransactions['text'])
+      : r.text.slice(keptFirst, keptLast),
+  };
+}
+
+/** Concatenation of a typed array of each part. */
+function concat<T extends Uint8Array | Uint32Array | BigUint64Array>(parts: readonly T[], make: (n: number) => T): T {
+  const out = make(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p as never, at), (at += p.length);
+  return out;
+}
+
+/** The parts one after another (blocks in the parts' order). */
+function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransactions {
+  if (parts.length === 1) return parts[0]!;
+  const offsets = [0];
+  const keptOffsets = [0];
+  const kept: number[] = [];
+  let rows = 0;
+  for (const p of parts) {
+    for (let b = 1; b <= p.columns.slots.length; b++) offsets.push(rows + p.columns.offsets[b]!), keptOffsets.push(kept.length + p.keptOffsets[b]!);
+    for (const i of p.kept) kept.push(rows + i);
+    rows += rowsOf(p);
+  }
+  const column = <K extends keyof ChunkTransactions>(key: K) => parts.map((p) => p.columns[key]);
+  return {
+    columns: {
+      slots: parts.flatMap((p) => p.columns.slots),
+      offsets: Uint32Array.from(offsets),
+      isVote: concat(column('isVote') as Uint8Array[], (n) => new Uint8Array(n)),
+      failed: concat(column('failed') as Uint8Array[], (n) => new Uint8Array(n)),
+      computeUnitPrice: concat(column('computeUnitPrice') as BigUint64Array[], (n) => new BigUint64Array(n)),
+      priorityFee: concat(column('priorityFee') as BigUint64Array[], (n) => new BigUint64Array(n)),
+      computeUnitLimit: concat(column('computeUnitLimit') as Uint32Array[], (n) => new Uint32Array(n)),
+      computeUnitsConsumed: concat(column('computeUnitsConsumed') as BigUint64Array[], (n) => new BigUint64Array(n)),
+      consumedKnown: concat(column('consumedKnown') as Uint8Array[], (n) => new Uint8Array(n)),
+      index: concat(column('index') as Uint32Array[], (n) => new Uint32Array(n)),
+    },
+    kept: Uint32Array.from(kept),
+    keptOffsets: Uint32Array.from(keptOffsets),
+    text: new Table(parts.flatMap((p) => p.text.batches)) as ResidentTransactions['text'],
+  };
+}
+
+/** No transactions. */
+const EMPTY: ResidentTransactions = {
+  columns: {
+    slots: [], offsets: Uint32Array.of(0), isVote: new Uint8Array(0), failed: new Uint8Array(0),
+    computeUnitPrice: new BigUint64Array(0), priorityFee: new BigUint64Array(0), computeUnitLimit: new Uint32Array(0),
+    computeUnitsConsumed: new BigUint64Array(0), consumedKnown: new Uint8Array(0), index: new Uint32Array(0),
+  },
+  kept: new Uint32Array(0),
+  keptOffsets: Uint32Array.of(0),
+  text: new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, utf8Data(Int32Array.of(0), new Uint8Array(0))])) as never) as ResidentTransactions['text'],
+};
+
+/** First block of `slots` (ascending) whose slot is >= `slot`. */
+function lowerBound(slots: readonly bigint[], slot: bigint): number {
   let lo = 0;
   let hi = slots.length;
   while (lo < hi) {
@@ -27,58 +173,44 @@ function lowerBound(slots: BigUint64Array, slot: bigint): number {
   return lo;
 }
 
-/** `table` with its rows ordered by (slot, index): the same table when they already are. */
-function inSlotOrder(table: Table): Table {
-  const slots = table.getChild('slot')!.toArray() as BigUint64Array;
-  const index = table.getChild('index')!.toArray() as Uint32Array;
-  let sorted = true;
-  for (let i = 1; i < slots.length && sorted; i++) sorted = slots[i - 1]! < slots[i]! || (slots[i - 1] === slots[i] && index[i - 1]! <= index[i]!);
-  if (sorted) return table;
-  const rows = tableToRows('transactions', table);
-  rows.sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : a.index - b.index));
-  return rowsToTable('transactions', rows);
-}
-
-/** The store's raw transactions, appended a commit at a time in slot order. */
+/** The store's resident transactions, appended a commit at a time in slot order. */
 export class TransactionSegments {
-  #segments: Segment[] = [];
+  #segments: ResidentTransactions[] = [];
 
-  /** Adds a commit's transactions (a canonical table), kept in slot order (the pipeline commits blocks in slot order). */
-  append(table: Table): void {
-    if (table.numRows === 0) return;
-    const ordered = inSlotOrder(conformTable('transactions', table));
-    const segment = { table: ordered, slots: ordered.getChild('slot')!.toArray() as BigUint64Array };
+  /** Adds a commit's transactions (the pipeline commits blocks in slot order; an older commit is placed before newer ones). */
+  append(transactions: ResidentTransactions): void {
+    const slots = transactions.columns.slots;
+    if (slots.length === 0) return;
     let at = this.#segments.length;
-    while (at > 0 && this.#segments[at - 1]!.slots[0]! > segment.slots[0]!) at--;
-    this.#segments.splice(at, 0, segment);
+    while (at > 0 && this.#segments[at - 1]!.columns.slots[0]! > slots[0]!) at--;
+    this.#segments.splice(at, 0, transactions);
   }
 
-  /** The transactions of slots first..last (inclusive), ordered by (slot, index), as one table. */
-  between(first: bigint, last: bigint): Table {
-    const parts: Table[] = [];
-    for (const { table, slots } of this.#segments) {
+  /** The transactions of slots first..last (inclusive), ordered by (slot, index). */
+  between(first: bigint, last: bigint): ResidentTransactions {
+    const parts: ResidentTransactions[] = [];
+    for (const segment of this.#segments) {
+      const slots = segment.columns.slots;
       if (slots[slots.length - 1]! < first || slots[0]! > last) continue;
       const from = lowerBound(slots, first);
       const to = lowerBound(slots, last + 1n);
-      if (to > from) parts.push(from === 0 && to === slots.length ? table : table.slice(from, to));
+      if (to > from) parts.push(from === 0 && to === slots.length ? segment : sliceBlocks(segment, from, to));
     }
-    return new Table(arrowSchema('transactions'), parts.flatMap((t) => t.batches));
+    return parts.length === 0 ? EMPTY : concatBlocks(parts);
   }
 
   /** Drops the transactions of slots <= `last`. */
   pruneThrough(last: bigint): void {
     this.#segments = this.#segments.flatMap((segment) => {
-      const { table, slots } = segment;
+      const slots = segment.columns.slots;
       if (slots[slots.length - 1]! <= last) return [];
       if (slots[0]! > last) return [segment];
-      const cut = lowerBound(slots, last + 1n);
-      const kept = table.slice(cut);
-      return [{ table: kept, slots: slots.subarray(cut) }];
+      return [sliceBlocks(segment, lowerBound(slots, last + 1n), slots.length, true)];
     });
   }
 
   /** Transactions held. */
   get rows(): number {
-    return this.#segments.reduce((n, s) => n + s.table.numRows, 0);
+    return this.#segments.reduce((n, s) => n + rowsOf(s), 0);
   }
 }

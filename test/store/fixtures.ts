@@ -1,5 +1,6 @@
 /** Canonical rows as Arrow IPC (apache-arrow 21, built in the test) and small block generators. */
 import { Bool, Int64, Table, Uint32, Uint64, Uint8, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
+import { residentTransactions } from '../../src/store/transaction-segments.js';
 import type { CommitUnit } from '../../src/store/store.js';
 import {
   TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
@@ -70,7 +71,7 @@ export function generateBlock(slot: bigint, txs: number, fills = 1, pair: [strin
 export function unitOf(block: GeneratedBlock): CommitUnit {
   return {
     blocks: canonicalIPC('blocks', block.blocks),
-    transactions: tableFromIPC(canonicalIPC('transactions', block.transactions)),
+    transactions: residentTransactions(tableFromIPC(canonicalIPC('transactions', block.transactions))),
     trades: canonicalIPC('trades', block.trades),
   };
 }

@@ -5,7 +5,13 @@ import { recordTableName } from '../../src/store/ddl.js';
 import { openDuckDBNode } from '../../src/store/duckdb-node.js';
 import { sqlInteger } from '../../src/store/sql.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import type { ResidentTransactions } from '../../src/store/transaction-segments.js';
 import { BONK, SOL, USDC, canonicalIPC, generateBlock, slotNs, token, unitOf } from './fixtures.js';
+
+/** Transactions held in resident form. */
+const rowCount = (r: ResidentTransactions) => r.columns.offsets.at(-1)!;
+/** The slot of every resident transaction, in order. */
+const rowSlots = (r: ResidentTransactions) => r.columns.slots.flatMap((slot, b) => Array<bigint>(r.columns.offsets[b + 1]! - r.columns.offsets[b]!).fill(slot));
 
 /** Rows of a slot in each table: blocks and trades from DuckDB-WASM, transactions from the resident columns. */
 const countsOf = async (store: Store, slot: bigint) => {
@@ -13,7 +19,7 @@ const countsOf = async (store: Store, slot: bigint) => {
     `SELECT (SELECT count(*) FROM blocks WHERE slot = ${sqlInteger(slot)}) AS blocks,` +
       ` (SELECT count(*) FROM trades WHERE slot = ${sqlInteger(slot)}) AS trades`,
   );
-  const transactions = (await store.transactions(slot, slot)).numRows;
+  const transactions = rowCount(await store.transactions(slot, slot));
   return { blocks: Number(row!.blocks), transactions, trades: Number(row!.trades) };
 };
 const NONE = { blocks: 0, transactions: 0, trades: 0 };
@@ -118,7 +124,7 @@ describe('Store', () => {
         const later = new Set((await store.rows('SELECT slot FROM blocks')).map((b) => b.slot as bigint));
         reads++;
         const txs = new Map<bigint, number>();
-        for (const slot of transactions.getChild('slot')!.toArray() as BigUint64Array) txs.set(slot, (txs.get(slot) ?? 0) + 1);
+        for (const slot of rowSlots(transactions)) txs.set(slot, (txs.get(slot) ?? 0) + 1);
         const partial = blocks.filter((b) => BigInt(txs.get(b.slot as bigint) ?? 0) !== b.txs || b.trades !== b.fills);
         const orphanTxs = [...txs.keys()].filter((slot) => !later.has(slot));
         if (partial.length || orphanTxs.length || orphans!.n !== 0n) violations.push({ partial, orphanTxs, orphans });
@@ -219,13 +225,16 @@ describe('Store queries', () => {
   });
 
   it('transactions() are the resident rows of a slot range, by slot and index, whatever the commit order', async () => {
-    const table = await store.transactions(11n, 12n);
-    expect(table.numRows).toBe(6);
-    expect(Array.from(table.getChild('slot')!.toArray() as BigUint64Array)).toEqual([11n, 11n, 11n, 12n, 12n, 12n]);
-    expect(Array.from(table.getChild('index')!.toArray() as Uint32Array)).toEqual([0, 1, 2, 0, 1, 2]);
-    expect(table.getChild('signature')!.get(5)).toBe('sig-12-2');
-    expect((await store.transactions(13n, 20n)).numRows).toBe(0);
-    expect((await store.transactions(0n, 10n)).numRows).toBe(3);
+    const resident = await store.transactions(11n, 12n);
+    expect(rowCount(resident)).toBe(6);
+    expect(rowSlots(resident)).toEqual([11n, 11n, 11n, 12n, 12n, 12n]);
+    expect(Array.from(resident.columns.index)).toEqual([0, 1, 2, 0, 1, 2]);
+    // the text of each block's fee payers, best first (index 0 pays no priority fee)
+    expect(Array.from(resident.keptOffsets)).toEqual([0, 2, 4]);
+    expect(Array.from(resident.kept)).toEqual([2, 1, 5, 4]);
+    expect(resident.text.getChild('signature')!.toArray()).toEqual(['sig-11-2', 'sig-11-1', 'sig-12-2', 'sig-12-1']);
+    expect(rowCount(await store.transactions(13n, 20n))).toBe(0);
+    expect(rowCount(await store.transactions(0n, 10n))).toBe(3);
   });
 
   it('tokens() are upserted by mint and sorted by mint', async () => {
@@ -287,7 +296,7 @@ describe('Store.prune', () => {
       const counts = async () => {
         const transactions = await store.transactions(0n, 100n);
         const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM trades) AS nr, (SELECT count(*) FROM tokens) AS tokens');
-        return { t: transactions.getChild('slot')!.get(0), nt: transactions.numRows, ...row };
+        return { t: transactions.columns.slots[0], nt: rowCount(transactions), ...row };
       };
       expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 60n, tokens: 1n });
       expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);

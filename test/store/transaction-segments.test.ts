@@ -1,6 +1,6 @@
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { TransactionSegments } from '../../src/store/transaction-segments.js';
+import { residentTransactions, TransactionSegments, type ResidentTransactions } from '../../src/store/transaction-segments.js';
 import { canonicalIPC, generateBlock } from './fixtures.js';
 
 /** A canonical transactions table of the given (slot, index) rows, in that order. */
@@ -8,32 +8,41 @@ const rows = (keys: [bigint, number][]): Table => {
   const txs = keys.map(([slot, index]) => ({ ...generateBlock(slot, index + 1).transactions[index]! }));
   return tableFromIPC(canonicalIPC('transactions', txs));
 };
-const keysOf = (table: Table) => {
-  const slots = table.getChild('slot')!.toArray() as BigUint64Array;
-  const index = table.getChild('index')!.toArray() as Uint32Array;
-  return Array.from(slots, (slot, i) => `${slot}/${index[i]}`);
-};
+const resident = (keys: [bigint, number][]) => residentTransactions(rows(keys));
+/** `slot/index` of every transaction, and the signatures whose text is kept, in order. */
+const keysOf = (r: ResidentTransactions) => r.columns.slots.flatMap((slot, b) =>
+  Array.from(r.columns.index.subarray(r.columns.offsets[b]!, r.columns.offsets[b + 1]!), (index) => `${slot}/${index}`));
+const textOf = (r: ResidentTransactions) => r.text.getChild('signature')!.toArray();
 
 describe('TransactionSegments', () => {
   it('answers a slot range in (slot, index) order, whatever the order of rows and commits', () => {
     const segments = new TransactionSegments();
-    segments.append(rows([[5n, 1], [4n, 0], [5n, 0], [4n, 2]])); // rows out of order within a commit
-    segments.append(rows([[1n, 0], [2n, 0], [2n, 1]])); // an older commit after a newer one
-    segments.append(rows([[7n, 0], [9n, 0]]));
-    expect(keysOf(segments.between(0n, 100n))).toEqual(['1/0', '2/0', '2/1', '4/0', '4/2', '5/0', '5/1', '7/0', '9/0']);
-    expect(keysOf(segments.between(2n, 5n))).toEqual(['2/0', '2/1', '4/0', '4/2', '5/0', '5/1']);
+    segments.append(resident([[5n, 1], [4n, 0], [5n, 0], [4n, 2]])); // rows out of order within a commit
+    segments.append(resident([[1n, 0], [2n, 0], [2n, 1]])); // an older commit after a newer one
+    segments.append(resident([[7n, 0], [9n, 0]]));
+    const all = segments.between(0n, 100n);
+    expect(keysOf(all)).toEqual(['1/0', '2/0', '2/1', '4/0', '4/2', '5/0', '5/1', '7/0', '9/0']);
+    // text is kept for the fee payers (index > 0 in these rows), each block's best first
+    expect(textOf(all)).toEqual(['sig-2-1', 'sig-4-2', 'sig-5-1']);
+    expect(Array.from(all.kept, (i) => keysOf(all)[i])).toEqual(['2/1', '4/2', '5/1']);
+    const some = segments.between(2n, 5n);
+    expect(keysOf(some)).toEqual(['2/0', '2/1', '4/0', '4/2', '5/0', '5/1']);
+    expect(Array.from(some.keptOffsets)).toEqual([0, 1, 2, 3]);
     expect(keysOf(segments.between(6n, 8n))).toEqual(['7/0']);
-    expect(segments.between(10n, 20n).numRows).toBe(0);
-    expect(segments.between(10n, 20n).getChild('slot')).not.toBeNull(); // an empty answer keeps the columns
+    expect(keysOf(segments.between(10n, 20n))).toEqual([]);
+    expect(segments.between(10n, 20n).text.getChild('signature')).not.toBeNull(); // an empty answer keeps the columns
     expect(segments.rows).toBe(9);
   });
 
   it('drops the slots through a cut, trimming the segment it goes through', () => {
     const segments = new TransactionSegments();
-    segments.append(rows([[1n, 0], [2n, 0]]));
-    segments.append(rows([[3n, 0], [4n, 0], [4n, 1], [5n, 0]]));
+    segments.append(resident([[1n, 0], [2n, 0]]));
+    segments.append(resident([[3n, 0], [3n, 1], [4n, 0], [4n, 1], [5n, 0]]));
     segments.pruneThrough(3n);
-    expect(keysOf(segments.between(0n, 100n))).toEqual(['4/0', '4/1', '5/0']);
+    const left = segments.between(0n, 100n);
+    expect(keysOf(left)).toEqual(['4/0', '4/1', '5/0']);
+    expect(textOf(left)).toEqual(['sig-4-1']);
+    expect(Array.from(left.kept)).toEqual([1]);
     expect(segments.rows).toBe(3);
     segments.pruneThrough(10n);
     expect(segments.rows).toBe(0);
