@@ -144,7 +144,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   };
   const pipeline = () =>
     (opening ??= (async () => {
-      store = await openStore(await platform.openSql());
+      // the database opens in its own thread meanwhile: nothing waits for it until something reads or writes it
+      store = openStore(platform.openSql());
       return new IngestPipeline(store, [retention, ...priorityFees.observers, ...market.observers], hub);
     })());
   const hub = new SubscriptionHub({

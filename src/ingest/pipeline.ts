@@ -4,11 +4,13 @@
  * all), in slot order, after the checks that need several tables at once. Per slot it records the
  * timings that `chain::market::ingestion` answers with.
  *
- * A commit lets the event loop run between its stages (each engine's prepare, the store write, the
- * timings' write), so a request that arrives meanwhile waits for one stage, not for the whole
- * commit. Readers still never see part of a chunk: the store's queue keeps its transaction whole,
- * and every engine publishes its live state in `apply`, all in one synchronous stretch right after
- * the store commit.
+ * A commit lets the event loop run between its stages (each engine's prepare, the store write), so
+ * a request that arrives meanwhile waits for one stage, not for the whole commit. The store write
+ * is queued, not awaited: the database works in its own thread while the next chunk is prepared
+ * (at most MAX_WRITES_BEHIND commits behind), and every engine publishes its live state in `apply`,
+ * all in one synchronous stretch right after the write is queued. Readers never see part of a
+ * chunk: a store read queued after the publication runs after the chunk's write, and the store's
+ * queue keeps its transaction whole.
  */
 import { Table, tableToIPC } from 'apache-arrow';
 import { recordId } from '../schema/ids.js';
@@ -134,6 +136,8 @@ export interface PipelineStreams {
 }
 
 const INGESTION_METHOD = 'chain::market::ingestion';
+/** Commits whose store write may still be pending while the next one is prepared. */
+const MAX_WRITES_BEHIND = 2;
 const TABLE_ORDER: readonly TableName[] = ['tokens', 'blocks', 'transactions', 'trades'];
 const wallClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
 const monotonicNs = (): bigint => BigInt(Math.round(performance.now() * 1e6));
@@ -142,6 +146,8 @@ const monotonicNs = (): bigint => BigInt(Math.round(performance.now() * 1e6));
 export class IngestPipeline {
   #newestSlot: bigint | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Store writes queued and maybe not done, oldest first. */
+  #writes: Promise<unknown>[] = [];
 
   constructor(
     private readonly store: Store,
@@ -162,6 +168,12 @@ export class IngestPipeline {
    */
   commit(batches: readonly ValidatedBatch[]): Promise<IngestReport> {
     return this.exclusive(() => this.#commit(batches));
+  }
+
+  /** Resolves once every store write queued so far is done; rejects with a write's failure. */
+  async settled(): Promise<void> {
+    await this.store.settled();
+    this.#writes = [];
   }
 
   /** Runs `task` between commits: no chunk is being prepared, committed or published meanwhile. */
@@ -268,7 +280,9 @@ export class IngestPipeline {
       effects.push(await observer.prepare(view));
     }
     await yieldToEventLoop();
-    await this.store.commit(unit, effects.flatMap((e) => e.records));
+    // the database may lag a few commits behind; a write that failed fails this commit
+    this.#writes.push(this.store.commit(unit, effects.flatMap((e) => e.records), { behind: true }));
+    while (this.#writes.length > MAX_WRITES_BEHIND) await this.#writes.shift();
 
     // published in one synchronous stretch: no reader runs between two engines' apply
     const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -287,10 +301,7 @@ export class IngestPipeline {
     const updates: StreamUpdate[] = [];
     for (const effect of effects) updates.push(...(effect.apply({ timings }) ?? []));
 
-    if (timings.length > 0) {
-      await yieldToEventLoop();
-      await this.store.appendRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }]);
-    }
+    if (timings.length > 0) this.#writes.push(this.store.appendRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }], { behind: true }));
     if (this.streams) await this.streams.committed({ updates: sortBySlot(updates), tokens });
     return report;
   }

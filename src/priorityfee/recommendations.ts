@@ -199,7 +199,7 @@ export class RecommendationsEngine implements ChunkObserver {
   async #goLive(history: WindowHistory, from: number): Promise<void> {
     from = Math.min(from, Math.max(0, this.#blocks.length - 1));
     const { state, points } = await this.#slide(history, from, this.#blocks.length);
-    await this.#commit(history, points.filter((_, i) => !history.done.covers(from + i, from + i + 1)));
+    this.#commit(points.filter((_, i) => !history.done.covers(from + i, from + i + 1)));
     history.done.add(from, this.#blocks.length);
     history.live = state;
     history.recent = [];
@@ -210,7 +210,7 @@ export class RecommendationsEngine implements ChunkObserver {
   /** Makes the points of blocks [from, to) with a window of their own. */
   async #fill(history: WindowHistory, from: number, to: number): Promise<void> {
     const { points } = await this.#slide(history, from, to);
-    await this.#commit(history, points);
+    this.#commit(points);
     history.done.add(from, to);
   }
 
@@ -240,8 +240,9 @@ export class RecommendationsEngine implements ChunkObserver {
     return { state, points };
   }
 
-  async #commit(history: WindowHistory, points: readonly RecommendationRecord[]): Promise<void> {
-    if (points.length > 0) await this.store()!.appendRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }]);
+  /** Queues the points' write (not awaited: a store read queued after it sees them). */
+  #commit(points: readonly RecommendationRecord[]): void {
+    if (points.length > 0) void this.store()!.appendRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }], { behind: true });
   }
 
   /** Adds a live window's newest points to its memory, which keeps the newest RECENT. */

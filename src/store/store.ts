@@ -1,12 +1,17 @@
 /**
  * The store: the raw transactions as resident columns (TransactionSegments), the other
- * canonical tables and the materialized record rows in DuckDB-WASM, written in atomic units and
- * read back with exact integers. Platform-independent: it only sees a `SqlConnection`.
+ * canonical tables and the materialized record rows in DuckDB-WASM (in its own thread), written in
+ * atomic units and read back with exact integers. Platform-independent: it only sees a
+ * `SqlConnection`.
  *
- * Every call runs through one queue. DuckDB-WASM executes one statement at a time on a connection,
- * but a commit is several statements with an `await` between each, and all of them run in the
- * connection's open transaction: a query slipped in between would run inside that transaction and
- * see half a unit. Queuing commits and queries makes each unit all-or-nothing to every reader.
+ * Every call runs through one queue, in call order. DuckDB-WASM executes one statement at a time
+ * on a connection, but a commit is several statements in one transaction: a query slipped in
+ * between would see half a unit. Queuing commits and queries makes each unit all-or-nothing to
+ * every reader, and lets writers go on without waiting: a query queued after a commit sees it,
+ * whether or not the commit's caller awaited it. The database opens in the queue's first task, so
+ * nothing waits for DuckDB-WASM to start until something reads or writes it. A write its caller
+ * did not wait for (`behind`) that fails, or a failed open, fails the store: every later call
+ * rejects with that error, so a reader never gets an answer that silently misses a unit.
  */
 import type { BlockRow, TokenRow, TradeRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
@@ -32,6 +37,15 @@ export interface RecordRows {
   readonly table: string;
   /** Arrow IPC rows with the record's fields (missing nullable fields are filled with nulls). */
   readonly ipc: Uint8Array;
+}
+
+/** How a write is made. */
+export interface WriteOptions {
+  /**
+   * The caller goes on before the write is done (it published what it wrote): a failure then
+   * fails the store instead of leaving it as it was.
+   */
+  readonly behind?: boolean;
 }
 
 /** Rows written by a commit, per table. */
@@ -73,24 +87,38 @@ function whereClause(conditions: readonly string[]): string {
 
 /** A DuckDB-WASM store on one connection. Create it with `openStore`. */
 export class Store {
-  readonly #connection: SqlConnection;
+  #connection!: SqlConnection;
   readonly #queue = new SerialQueue();
   readonly #transactions = new TransactionSegments();
   #closed = false;
+  #failed: Error | undefined;
   #transactionsFrom: bigint | undefined;
 
-  private constructor(connection: SqlConnection) {
-    this.#connection = connection;
+  private constructor(connection: Promise<SqlConnection> | SqlConnection) {
+    // the first task: open the connection and create the tables; every other call queues behind it
+    this.#exclusive(async () => {
+      const opened = await connection;
+      const statements = STORE_TABLES.map(createTableSql);
+      for (const table of Object.keys(CANONICAL_KEYS)) {
+        statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
+      }
+      await opened.run(statements.join(';\n'));
+      this.#connection = opened;
+    }, true);
   }
 
-  /** Creates every table (if absent) on the connection and returns the store; it owns the connection. */
-  static async open(connection: SqlConnection): Promise<Store> {
-    const statements = STORE_TABLES.map(createTableSql);
-    for (const table of Object.keys(CANONICAL_KEYS)) {
-      statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
-    }
-    await connection.run(statements.join(';\n'));
+  /**
+   * The store over a connection, or one being opened (it owns it): every table is created (if
+   * absent) before the first call runs. Returns at once; a failure to open fails every call.
+   */
+  static open(connection: Promise<SqlConnection> | SqlConnection): Store {
     return new Store(connection);
+  }
+
+  /** Resolves once every call queued so far has run; rejects if the store has failed. */
+  async settled(): Promise<void> {
+    await this.#queue.run(async () => undefined);
+    if (this.#failed) throw this.#failed;
   }
 
   /**
@@ -100,8 +128,13 @@ export class Store {
    * Every IPC input is checked against its table before the transaction begins; if anything fails,
    * nothing is written.
    */
-  async commit(unit: CommitUnit, records: readonly RecordRows[] = []): Promise<CommitResult> {
-    const writes = this.#plan(unit, records);
+  commit(unit: CommitUnit, records: readonly RecordRows[] = [], options: WriteOptions = {}): Promise<CommitResult> {
+    let writes: Write[];
+    try {
+      writes = this.#plan(unit, records);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.#exclusive(async () => {
       const rows: Record<string, number> = {};
       const todo = writes.filter((w) => w.rows > 0);
@@ -112,7 +145,7 @@ export class Store {
         rows.transactions = transactions;
       }
       return { rows };
-    });
+    }, options.behind);
   }
 
   /** Runs the unit's DuckDB writes in one transaction, counting the rows per table into `rows`. */
@@ -136,8 +169,8 @@ export class Store {
   }
 
   /** Appends materialized record rows atomically (a commit without canonical rows). */
-  appendRecords(records: readonly RecordRows[]): Promise<CommitResult> {
-    return this.commit({}, records);
+  appendRecords(records: readonly RecordRows[], options: WriteOptions = {}): Promise<CommitResult> {
+    return this.commit({}, records, options);
   }
 
   /**
@@ -202,15 +235,27 @@ export class Store {
     return this.#queue.run(async () => {
       if (this.#closed) return;
       this.#closed = true;
-      await this.#connection.close();
+      await this.#connection?.close();
     });
   }
 
-  #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    return this.#queue.run(async () => {
+  /**
+   * Queues `task`. A task run `behind` (nobody waits for it) that fails fails the store; its
+   * promise may be left unawaited (the store keeps the failure and every later call rejects with it).
+   */
+  #exclusive<T>(task: () => Promise<T>, behind = false): Promise<T> {
+    const run = this.#queue.run(async () => {
       if (this.#closed) throw new Error('store is closed');
-      return task();
+      if (this.#failed) throw this.#failed;
+      try {
+        return await task();
+      } catch (error) {
+        if (behind) this.#failed = new Error(`the store failed and holds nothing from then on: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+        throw error;
+      }
     });
+    if (behind) run.catch(() => undefined);
+    return run;
   }
 
   #plan(unit: CommitUnit, records: readonly RecordRows[]): Write[] {
@@ -248,7 +293,7 @@ export class Store {
   }
 }
 
-/** Opens a store on a connection (see `Store.open`). */
-export function openStore(connection: SqlConnection): Promise<Store> {
+/** A store on a connection, or on one being opened (see `Store.open`). */
+export function openStore(connection: Promise<SqlConnection> | SqlConnection): Store {
   return Store.open(connection);
 }

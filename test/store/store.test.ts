@@ -75,6 +75,28 @@ describe('Store', () => {
     expect(await countsOf(store, 103n)).toEqual({ blocks: 1, transactions: 2, trades: 2 });
   });
 
+  it('a write nobody waited for (behind) that fails fails the store: every later call says so', async () => {
+    const other = openStore(openDuckDBNode()); // opens in its queue: calls made meanwhile wait for it
+    try {
+      const block = generateBlock(7n, 2);
+      const trades = tableFromIPC(canonicalIPC('trades', block.trades));
+      const bad = new Table({
+        ...Object.fromEntries(trades.schema.fields.map((f) => [f.name, trades.getChild(f.name)!])),
+        tx_index: makeVector(new BigInt64Array([0n, -1n])),
+      });
+      const good = other.commit(unitOf(generateBlock(6n, 1)), [], { behind: true });
+      const failed = other.commit({ ...unitOf(block), trades: tableToIPC(bad, 'stream') }, [], { behind: true });
+      const later = other.rows('SELECT count(*) AS n FROM blocks'); // queued after both writes
+      expect((await good).rows).toEqual({ blocks: 1, transactions: 1, trades: 1 });
+      await expect(failed).rejects.toThrow(/tx_index|UINT32|out of range/i);
+      await expect(later).rejects.toThrow(/the store failed and holds nothing from then on: .*tx_index/);
+      await expect(other.settled()).rejects.toThrow(/the store failed/);
+      await expect(other.commit(unitOf(generateBlock(8n, 1)))).rejects.toThrow(/the store failed/);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('rejects columns that would land in the wrong place or lose data', async () => {
     const ok = generateBlock(104n, 1);
     const blocks = tableFromIPC(canonicalIPC('blocks', ok.blocks));
