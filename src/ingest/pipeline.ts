@@ -136,8 +136,12 @@ export interface PipelineStreams {
 }
 
 const INGESTION_METHOD = 'chain::market::ingestion';
-/** Commits whose store write may still be pending while the next one is prepared. */
-const MAX_WRITES_BEHIND = 2;
+/**
+ * Commits whose store write may still be pending while the next one is prepared. A pending write
+ * holds only what goes to DuckDB-WASM (blocks, trades, records: a few MB a chunk), so a few are
+ * allowed: a load then does not wait for the database to open.
+ */
+const MAX_WRITES_BEHIND = 8;
 const TABLE_ORDER: readonly TableName[] = ['tokens', 'blocks', 'transactions', 'trades'];
 const wallClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
 const monotonicNs = (): bigint => BigInt(Math.round(performance.now() * 1e6));
