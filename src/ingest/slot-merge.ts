@@ -8,6 +8,7 @@
 import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
 import type { ValidatedBatch } from './validate.js';
+import { lowerBound } from '../windows/lower-bound.js';
 
 interface StreamState {
   iterator: AsyncIterator<ValidatedBatch>;
@@ -94,18 +95,6 @@ function slotColumn(rows: Table): SlotColumn | null {
 
 function slotBounds(rows: Table): { min: bigint; max: bigint } | undefined {
   return slotColumn(rows) ?? undefined;
-}
-
-/** First index of ascending `slots` whose slot is >= `slot`. */
-function lowerBound(slots: BigUint64Array, slot: bigint): number {
-  let lo = 0;
-  let hi = slots.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (slots[mid]! < slot) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Splits a batch into rows with slot < safe and the rest; rejections and read counts go with the first. */

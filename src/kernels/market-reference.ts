@@ -3,6 +3,7 @@
  * loops over BigInt times, the same definitions as src/kernels/market.ts and floating-point
  * operations in the same order (so results agree bit for bit).
  */
+import { lowerBound } from '../windows/lower-bound.js';
 import {
   DEFAULT_OUTLIER_THRESHOLD,
   type BlockAggregates,
@@ -51,18 +52,6 @@ function maxOf(values: readonly number[]): number {
 
 function minOf(values: readonly number[]): number {
   return values.reduce((m, v) => Math.min(m, v), Infinity);
-}
-
-/** The first index whose time is >= `at` (binary search). */
-function lowerBound(time: BigInt64Array, at: bigint): number {
-  let lo = 0;
-  let hi = time.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (time[mid]! < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Reference of `MarketKernels.candles`. */

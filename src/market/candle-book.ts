@@ -9,6 +9,7 @@
  * (1s candles dominate), cheaper to keep as packed rows than as store rows (ids, two mints per row)
  * and free to read back; answering 5000 candles reads 5000 rows.
  */
+import { lowerBound } from '../windows/lower-bound.js';
 import { windowStart } from '../windows/time-windows.js';
 import { CandleFold, type CandleValues } from './candle-fold.js';
 import type { PairSeries } from './pair-series.js';
@@ -59,14 +60,7 @@ export class CandleBook {
 
   /** Number of finished candles opening before `t`. */
   countBefore(t: bigint): number {
-    let lo = 0;
-    let hi = this.#finished;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#starts[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.#starts, t, 0, this.#finished);
   }
 
   #push(c: CandleValues): void {

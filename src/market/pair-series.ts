@@ -4,6 +4,7 @@
  * windows are built from, in memory, for every block ever ingested (about 140 bytes per
  * pair-block: some 14 MB for the 100,000 pair-blocks of ten minutes of the mainnet profile).
  */
+import { lowerBound } from '../windows/lower-bound.js';
 import type { BlockStats } from './block-stats.js';
 
 const FLOAT_COLUMNS = [
@@ -54,12 +55,7 @@ export class PairSeries {
 
   /** The number of blocks with time < t: the index of the first block at or after t. */
   countBefore(t: bigint, lo = 0, hi = this.length): number {
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.time[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.time, t, lo, hi);
   }
 
   #grow(): void {

@@ -23,6 +23,7 @@ import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
+import { lowerBound } from '../windows/lower-bound.js';
 import { Spans } from '../windows/spans.js';
 import { blockPart, RecommendationWindow } from './recommendation-window.js';
 
@@ -56,14 +57,7 @@ class FeeBlocks {
 
   /** Blocks with time < t (block times do not decrease with slot). */
   countBefore(t: bigint): number {
-    let lo = 0;
-    let hi = this.times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.times[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.times, t);
   }
 }
 

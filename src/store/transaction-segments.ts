@@ -12,6 +12,7 @@
  */
 import { makeData, Table, Utf8, type Data, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
+import { lowerBound } from '../windows/lower-bound.js';
 
 /** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
 export interface ResidentTransactions {
@@ -160,18 +161,6 @@ const EMPTY: ResidentTransactions = {
   keptOffsets: Uint32Array.of(0),
   text: new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, utf8Data(Int32Array.of(0), new Uint8Array(0))])) as never) as ResidentTransactions['text'],
 };
-
-/** First block of `slots` (ascending) whose slot is >= `slot`. */
-function lowerBound(slots: readonly bigint[], slot: bigint): number {
-  let lo = 0;
-  let hi = slots.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (slots[mid]! < slot) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The store's resident transactions, appended a commit at a time in slot order. */
 export class TransactionSegments {
