@@ -19,11 +19,12 @@ import type { TableName } from '../schema/tables.js';
 import { recordTableName } from '../store/ddl.js';
 import { recordsToIPC } from '../store/record-ipc.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
-import { residentTransactions } from '../store/transaction-segments.js';
+import { residentTransactions, type ResidentTransactions } from '../store/transaction-segments.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
 import { yieldToEventLoop } from '../platform/event-loop.js';
+import { lowerBound } from '../windows/lower-bound.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
@@ -58,6 +59,8 @@ export interface ChunkView {
   transactions?: Table;
   /** The same transactions as per-block typed columns, made once for every engine (do not transfer them). */
   transactionColumns?: ChunkTransactions;
+  /** The same transactions as the store keeps them (their columns are transactionColumns'). */
+  resident?: ResidentTransactions;
   trades?: Table;
   /** The token rows the chunk writes (upserted by mint). */
   tokens?: Table;
@@ -96,15 +99,9 @@ interface TablePart {
 
 /** The source and row number of row i of a part. */
 function origin(part: TablePart, i: number): { source: string; row: number } {
-  let lo = 0;
-  let hi = part.starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (part.starts[mid]! <= i) lo = mid;
-    else hi = mid - 1;
-  }
-  const batch = part.batches[lo]!;
-  return { source: batch.source, row: batch.rowNumbers?.[i - part.starts[lo]!] ?? Number.NaN };
+  const k = lowerBound(part.starts, i + 1) - 1; // the last batch starting at or before row i
+  const batch = part.batches[k]!;
+  return { source: batch.source, row: batch.rowNumbers?.[i - part.starts[k]!] ?? Number.NaN };
 }
 
 /** Runs of equal consecutive values of a slot column: [slot, first row, end row) (one run per block when sorted). */
@@ -264,7 +261,7 @@ export class IngestPipeline {
         view.transactionColumns = chunkTransactions(table);
       }
       if (name === 'trades') view.trades = table;
-      if (name === 'transactions') unit.transactions = residentTransactions(table, view.transactionColumns);
+      if (name === 'transactions') unit.transactions = view.resident = residentTransactions(table, view.transactionColumns);
       else unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;
       if (name === 'tokens') continue;

@@ -2,7 +2,9 @@
  * chain::priorityfee::top_txs live: the top list of the trailing 5 minutes kept up to date block by
  * block, so that the live answer and a stream push cost O(answer) and not a scan of the window. It
  * is always on (measured: a few tens of us per block of 1,500 transactions, see docs/semantics.md).
- * An `at` answer runs a fresh tracker over the window's transactions read from the store.
+ * An `at` answer runs a fresh tracker over the window's transactions read from the store. Both
+ * take each block's entries from the transactions as the store keeps them (its best fee payers,
+ * whose text is decoded only for the entries answered).
  *
  * Candidates: an entry can only ever be in the top CAP again while fewer than CAP entries that rank
  * above it will still be in the window when it leaves (entries of its own or a later block: they
@@ -16,13 +18,13 @@
  * Each chunk's new list is built aside in `prepare` and published in `apply`, after the store
  * commit: a reader sees the list of the newest committed block, never one ahead of the store.
  */
-import { bestFeePayers, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
+import type { ResidentTransactions } from '../store/transaction-segments.js';
 import { newestFeeBlock, transactionsSince } from './store-queries.js';
 import { topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
 
@@ -58,24 +60,17 @@ export class TopTransactionsTracker implements ChunkObserver {
   }
 
   prepare(chunk: ChunkView): ChunkEffect {
-    const columns = chunk.transactionColumns;
-    if (!columns || !chunk.transactions) return { records: [], apply() {} };
-    const table = chunk.transactions;
-    const text = { signature: table.getChild('signature')!, signer: table.getChild('signer')!, program: table.getChild('program')! };
+    const resident = chunk.resident;
+    if (!resident) return { records: [], apply() {} };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const streamed = this.demand.has(METHOD);
     const updates: StreamUpdate[] = [];
     let list = this.#list;
-    for (let b = 0; b < columns.slots.length; b++) {
-      const slot = columns.slots[b]!;
+    resident.columns.slots.forEach((slot, b) => {
       const time = times.get(slot)!;
-      const entries = bestFeePayers(columns, b, CAP).map((i) => {
-        const row = columns.row![i]!;
-        return entryOf(columns, i, slot, time, { signature: text.signature.get(row), signer: text.signer.get(row), program: text.program.get(row) });
-      });
-      list = this.#next(list, entries, time);
+      list = this.#next(list, blockEntries(resident, b, time), time);
       if (streamed) updates.push({ method: METHOD, slot, timestamp: time, records: this.#records(list, CAP) });
-    }
+    });
     return {
       records: [],
       apply: () => {
@@ -123,34 +118,36 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
   if (!store) return [];
   const newest = await newestFeeBlock(store, at);
   if (!newest) return [];
-  const { columns, kept, keptOffsets, text } = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
-  if (columns.slots.length === 0) return [];
+  const resident = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
+  if (resident.columns.slots.length === 0) return [];
   const rows = await store.rows(
-    `SELECT slot, "timestamp" FROM blocks WHERE slot BETWEEN ${sqlInteger(columns.slots[0]!)} AND ${sqlInteger(newest.slot)}`,
+    `SELECT slot, "timestamp" FROM blocks WHERE slot BETWEEN ${sqlInteger(resident.columns.slots[0]!)} AND ${sqlInteger(newest.slot)}`,
   );
   const times = new Map(rows.map((r) => [r.slot as bigint, r.timestamp as bigint]));
-  const [signature, signer, program] = (['signature', 'signer', 'program'] as const).map((name) => text.getChild(name)!);
-  // the store kept the text of each block's best fee payers: the entries the live list took from that block
   const tracker = new TopTransactionsTracker();
-  tracker.follow(columns.slots.map((slot, b) => {
+  tracker.follow(resident.columns.slots.map((slot, b) => {
     const time = times.get(slot)!;
-    const entries: TopEntry[] = [];
-    for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
-      entries.push(entryOf(columns, kept[k]!, slot, time, { signature: signature!.get(k)!, signer: signer!.get(k)!, program: program!.get(k)! }));
-    }
-    return { entries, time };
+    return { entries: blockEntries(resident, b, time), time };
   }));
   return tracker.top(limit);
 }
 
-/** The entry of the transaction at position i of `columns`, with its text. */
-function entryOf(
-  columns: ChunkTransactions, i: number, slot: bigint, time: bigint, text: { signature: string; signer: string; program: string },
-): TopEntry {
-  return {
-    ...text, slot, index: columns.index[i]!, timestamp: time, price: columns.computeUnitPrice[i]!, limit: columns.computeUnitLimit[i]!,
-    consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null, fee: columns.priorityFee[i]!,
-  };
+/**
+ * Block b's best fee payers as top-list entries, best first: the transactions whose text the store
+ * keeps (each block's best BEST_PER_BLOCK, the most the list can take from one block).
+ */
+function blockEntries(resident: ResidentTransactions, b: number, time: bigint): TopEntry[] {
+  const { columns, kept, keptOffsets, text } = resident;
+  const slot = columns.slots[b]!;
+  const entries: TopEntry[] = [];
+  for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
+    const i = kept[k]!;
+    entries.push({
+      text: { text, row: k }, slot, index: columns.index[i]!, timestamp: time, price: columns.computeUnitPrice[i]!,
+      limit: columns.computeUnitLimit[i]!, consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null, fee: columns.priorityFee[i]!,
+    });
+  }
+  return entries;
 }
 
 /** The list after a block whose best entries (best first, in a slot above every candidate's) are `entries`. */

@@ -5,6 +5,7 @@
 import { BEST_PER_BLOCK } from '../ingest/block-columns.js';
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
+import type { ResidentTransactions } from '../store/transaction-segments.js';
 
 /**
  * At most this many data points, whatever the limit (the seed: "up to 100 data points"); the store
@@ -12,11 +13,16 @@ import type { TopTransactionRecord } from '../schema/records.js';
  */
 export const TOP_TRANSACTIONS_CAP = BEST_PER_BLOCK;
 
+/** Where an entry's text is: row `row` of a store segment's kept text (decoded only when answered). */
+export interface TextRef {
+  readonly text: ResidentTransactions['text'];
+  readonly row: number;
+}
+
 /** One fee-paying transaction as the top list knows it. */
 export interface TopEntry {
-  signature: string;
-  signer: string;
-  program: string;
+  /** Its signature, signer and program. */
+  text: TextRef;
   slot: bigint;
   /** Index in its block (breaks ties of fee and slot: higher first). */
   index: number;
@@ -30,11 +36,13 @@ export interface TopEntry {
 
 /** The record of an entry in the top list of the window [end - w, end). */
 export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigint, end: bigint): TopTransactionRecord {
+  const { text, row } = e.text;
+  const signature = text.getChild('signature')!.get(row)!;
   return {
-    id: recordId('chain::priorityfee::top_txs', window, e.signature),
-    signature: e.signature,
-    signer: e.signer,
-    program: e.program,
+    id: recordId('chain::priorityfee::top_txs', window, signature),
+    signature,
+    signer: text.getChild('signer')!.get(row)!,
+    program: text.getChild('program')!.get(row)!,
     slot: e.slot,
     timestamp: e.timestamp,
     compute_unit_price: e.price,
