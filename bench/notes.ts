@@ -45,18 +45,21 @@ const pct = (f: Figure, stage: string): string => `${value(f, `chainlens_stage_$
 
 /** Where chainlens' end-to-end time goes, from the profiled run, in words. */
 function e2eStages(f: Figure): string {
+  const serving = (stage: string) => `${value(f, `chainlens_serving_${stage}_s`).toFixed(1)} s`;
   return `Of chainlens' ${value(f, 'chainlens_cpu_s').toFixed(1)} s of CPU (${value(f, 'chainlens_wall_s').toFixed(1)} s wall, of which ` +
-    `${value(f, 'chainlens_load_s').toFixed(1)} s load), the profile puts ${pct(f, 'decode')} in decoding, ${pct(f, 'validate')} in validation, ` +
-    `${pct(f, 'compute')} in computing the methods' per-block state, ${pct(f, 'store')} in the store (DuckDB-WASM) and ${pct(f, 'other')} elsewhere ` +
-    '(the pipeline, the calls, Node, GC). The load decodes and validates the rows chunk by chunk on the serving thread, keeps the raw ' +
-    'transactions as resident Arrow columns, inserts the trades, blocks and every method\'s records into DuckDB-WASM (one thread, ' +
-    'blocking) and builds every method\'s state as it goes, for every method whether asked or not.';
+    `${value(f, 'chainlens_load_s').toFixed(1)} s load), the profile puts ${pct(f, 'decode')} in decoding, ${pct(f, 'validate')} in row-by-row validation, ` +
+    `${pct(f, 'compute')} in computing the methods' per-block state, ${pct(f, 'store')} in the store (DuckDB-WASM, in its own thread) and ${pct(f, 'other')} elsewhere ` +
+    `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s: ` +
+    `${serving('decode')} decoding (parquet-wasm to Arrow, the column checks), ${serving('compute')} on the methods' per-block state, ` +
+    `${serving('store')} handing rows to the store, ${serving('other')} elsewhere, most of it garbage collection. The database and the kernels ` +
+    'run in their own threads beside it; the second core is idle most of the load.';
 }
 
-const E2E_CLOSE = 'The columnar engine (the next issue): Parquet columns decoded straight into typed arrays (parquet-wasm\'s Arrow output ' +
-  'kept as columns, no row objects), validation over columns, the raw tables kept as those columns in memory instead of DuckDB-WASM ' +
-  '(the store only for what must persist), and the per-block state computed by the kernels over column chunks, on both cores. The ' +
-  'peers show the budget: they read only the columns the answers need, vectorized, on every core.';
+const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md): Parquet decoding and the column checks on the other core (a ' +
+  'worker handing over Arrow IPC the serving thread maps without a copy); fewer objects per block (top-list entries, block ' +
+  'statistics and stream updates as typed columns: most of the garbage collection); more of the methods\' history computed on ' +
+  'first ask (block fees, fee windows and candles are still made per block for every pair and window at load). The peers show the ' +
+  'budget: they read only the columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -64,21 +67,26 @@ const ENTRIES: readonly Entry[] = [
     failed: true,
     explain: (f) => ({
       why: `chainlens ${String(f.values!.chainlens_failed)}.` + (/out of memory/i.test(String(f.values!.chainlens_failed))
-        ? ' Every raw transaction goes into DuckDB-WASM, whose wasm32 heap is capped (about 3.1 GiB here, in 4 GiB of address ' +
-          `space): the ${f.size.split(' (')[0]} of this dump do not fit beside the methods' state.`
+        ? ' DuckDB-WASM\'s wasm32 heap is capped (about 3.1 GiB here, in 4 GiB of address space): what the store holds of this ' +
+          `dump (${f.size.split(' (')[0]}) did not fit beside the methods' state.`
         : '') + (typeof f.values?.polars_wall_s === 'number'
         ? ` Native DuckDB answered in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB ` +
           `and Polars in ${value(f, 'polars_wall_s').toFixed(1)} s at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB.`
         : ''),
-      close: `${E2E_CLOSE} Memory is then bounded by the columns a load reads and by retention, not by DuckDB-WASM's heap.`,
+      close: `${E2E_CLOSE} Memory is bounded by the resident columns (and retention), not by DuckDB-WASM's heap.`,
     }),
   },
   {
     figures: ['e2e.replay-'],
     explain: (f) => ({
-      why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s: the same row-by-row ingest path as the load (decode, validate, ` +
-        'insert into DuckDB-WASM, every method\'s state), then the pushes of the 12 subscriptions after each block.',
-      close: `${E2E_CLOSE} A replay then costs the column chunk of each block and the pushes.`,
+      why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, block by block through the load's ingest path, then pushes ` +
+        'to the 12 subscriptions. A profile of the 10-minute replay: about a quarter of the serving thread goes to the streamed fee ' +
+        'window\'s position_at_fee sums (a scan of the window per block, to stay bit for bit the kernels\' in-order sums; the 1h window ' +
+        'of this replay holds up to an hour of samples), 15% to garbage collection, 13% to encoding the pushed records as wire JSON, ' +
+        '7% to the recommendation windows\' order statistics (all seven live once retention first prunes), the rest spread thin.',
+      close: 'Incremental position_at_fee sums (a Fenwick tree over fee ranks holding exact position sums, with the kernels summing the ' +
+        'same way so the two stay equal), records encoded once per block rather than per subscriber and field, and the remaining ' +
+        `per-block objects as typed columns. ${E2E_CLOSE}`,
     }),
   },
   {
@@ -86,9 +94,10 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
-          `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens holds every raw transaction as Arrow ` +
-          'columns (every column, not only those the answers need), the trades and records in DuckDB-WASM\'s heap (which never returns memory) ' +
-          'and the methods\' state for every pair and window; the peers hold the needed columns once, compressed or vectorized.'
+          `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
+          'columns, plus the text of each block\'s 100 best fee payers), each pair\'s block series and candles, the trades and records in ' +
+          'DuckDB-WASM\'s heap (in its own thread; a WebAssembly heap never shrinks), parquet-wasm\'s heap, and garbage between ' +
+          'collections; the peers hold the needed columns once, compressed or vectorized, and free them.'
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,

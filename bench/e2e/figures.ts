@@ -123,7 +123,7 @@ async function dumpFigure(dump: Dump, label: string, scratch: string): Promise<F
   let compared = 0;
   for (const [id] of E2E_SUBJECTS.slice(1)) compared += compareAnswers(answers, await readAnswers(path.join(scratch, `${id}.json`)), id);
   const stages = await profileStages(E2E_SUBJECTS[0][2], dump.folder);
-  const profiled = STAGES.reduce((sum, s) => sum + stages[s], 0);
+  const profiled = STAGES.reduce((sum, s) => sum + stages.all[s], 0);
 
   const subjects = E2E_SUBJECTS.map(([id, name]) => subject(id, name, runs[id]!, blocks));
   values.chainlens_blocks_per_s = blocks / (mine.wall_ms / 1000);
@@ -136,7 +136,10 @@ async function dumpFigure(dump: Dump, label: string, scratch: string): Promise<F
     values[`rss_ratio_chainlens_to_${id}`] = mine.peak_rss_mib / run.peak_rss_mib;
   }
   for (const [step, ms] of Object.entries(mine.steps)) values[`chainlens_${step.replace(/_ms$/, '')}_s`] = ms / 1000;
-  for (const s of STAGES) values[`chainlens_stage_${s}_pct`] = profiled ? (100 * stages[s]) / profiled : 0;
+  for (const s of STAGES) values[`chainlens_stage_${s}_pct`] = profiled ? (100 * stages.all[s]) / profiled : 0;
+  // the serving thread: what every answer waits behind (the other threads run beside it)
+  values.chainlens_serving_busy_s = STAGES.reduce((sum, s) => sum + stages.serving[s], 0) / 1000;
+  for (const s of STAGES) values[`chainlens_serving_${s}_s`] = stages.serving[s] / 1000;
   return {
     ...base,
     subjects,

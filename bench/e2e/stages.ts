@@ -62,17 +62,26 @@ export function attribute(profile: CpuProfile): Record<Stage, number> {
   return out;
 }
 
-/** Runs the chainlens subject at `moduleUrl` under the profiler on `folder`; CPU ms per stage over all threads. */
-export async function profileStages(moduleUrl: string, folder: string): Promise<Record<Stage, number>> {
+/** CPU ms per stage over all threads, and of the serving (main) thread alone. */
+export interface StageTimes {
+  all: Record<Stage, number>;
+  serving: Record<Stage, number>;
+}
+
+/** Runs the chainlens subject at `moduleUrl` under the profiler on `folder`; CPU ms per stage. */
+export async function profileStages(moduleUrl: string, folder: string): Promise<StageTimes> {
   const dir = await mkdtemp(path.join(tmpdir(), 'chainlens-prof-'));
   try {
     await runChild(moduleUrl, [folder, path.join(dir, 'answers.json')], { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
-    const total = noTime();
+    const all = noTime();
+    let serving = noTime();
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
       const shares = attribute(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as CpuProfile);
-      for (const s of STAGES) total[s] += shares[s];
+      for (const s of STAGES) all[s] += shares[s];
+      // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread
+      if (file.split('.')[4] === '0') serving = shares;
     }
-    return total;
+    return { all, serving };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

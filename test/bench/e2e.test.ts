@@ -74,7 +74,7 @@ describe('a chainlens run that does not finish', () => {
     const target = { text: 'load', kind: 'min-rate', required: 1000, measured: null, met: false } as const;
     const { why, close } = explainMiss(figure, target)!;
     expect(why).toContain('did not finish: Error: Out of Memory');
-    expect(why).toContain('8,750 blocks, 12,700,000 transactions of this dump do not fit');
+    expect(why).toContain('what the store holds of this dump (8,750 blocks, 12,700,000 transactions) did not fit');
     expect(why).toContain('Native DuckDB answered in 9.5 s at 900 MiB and Polars in 20.0 s at 700 MiB');
     expect(close).toContain('columnar engine');
   });
