@@ -292,13 +292,13 @@ export class BatchValidator {
  * `firstRow` is the row number reported for rows[0] (default 1).
  */
 export function validateRows(
-  table: TableName, rows: Iterable<Readonly<Record<string, unknown>>>, source: string, firstRow = 1,
+  table: TableName, rows: Iterable<object>, source: string, firstRow = 1,
 ): ValidatedBatch {
   const validator = new BatchValidator(table, source);
   const names = validator.columns.map((column) => column.name);
   const values: unknown[] = new Array(names.length);
   let row = firstRow;
-  for (const record of rows) {
+  for (const record of rows as Iterable<Readonly<Record<string, unknown>>>) {
     for (let j = 0; j < names.length; j++) values[j] = record[names[j]];
     validator.add(row++, values);
   }

@@ -29,7 +29,7 @@ describe('compareAnswers', () => {
     const mine = withBlocks({ ...blockRow(), slot: '7' });
     expect(() => compareAnswers(mine, withBlocks(), 'peer')).toThrow(/0 rows of blocks/);
     expect(() => compareAnswers(mine, withBlocks({ ...blockRow(), slot: '8' }), 'peer')).toThrow(/no blocks row 7/);
-    const { fee_p99: _dropped, ...partial } = { ...blockRow(), slot: '7' };
+    const { fee_p99: _dropped, ...partial }: Row = { ...blockRow(), slot: '7' };
     expect(() => compareAnswers(mine, withBlocks(partial), 'peer')).toThrow(/lack fee_p99/);
   });
 });

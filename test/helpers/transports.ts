@@ -82,7 +82,7 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
       call: (m, p) => client.call(m, p),
       subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
       replay: (path, options = {}) =>
-        client.call('chain::replay', { data: path, ...options, speed: options.speed === undefined || options.speed === Infinity ? 'Infinity' : options.speed }),
+        (client.call as (method: string, params: Record<string, unknown>) => Promise<unknown>)('chain::replay', { data: path, ...options, speed: options.speed === undefined || options.speed === Infinity ? 'Infinity' : options.speed }),
       async close() {
         client.close();
         await worker.terminate();

@@ -8,6 +8,7 @@ import { generateBlocks, type GeneratedBlock } from '../../src/generate/market.j
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { collect, expectedBlock, familyStats } from '../helpers/fee-oracle.js';
+import { callAny } from '../helpers/call.js';
 
 const MINUTE = 60_000_000_000n;
 // 2.5 minutes of blocks: several 1m windows, one 5m window in progress
@@ -59,7 +60,7 @@ describe('priority-fee methods', () => {
   for (const window of ['1m', '5m']) {
     it(`computes ${window} windows exactly over all their samples`, async () => {
       const w = window === '1m' ? MINUTE : 5n * MINUTE;
-      const windows = (await engine.call('chain::priorityfee::fee', { window, limit: 1000 })) as Record<string, unknown>[];
+      const windows = await callAny(engine, 'chain::priorityfee::fee', { window, limit: 1000 });
       const starts = [...new Set(market.map((b) => (blockTime(b) / w) * w))].sort((a, b) => (a > b ? -1 : 1));
       expect(windows.map((r) => r.window_start)).toEqual(starts.map(encodeTimestamp));
       for (const [i, start] of starts.entries()) {
@@ -83,7 +84,7 @@ describe('priority-fee methods', () => {
   }
 
   it('returns the highest-fee transactions of the trailing 5 minutes, newer first on ties', async () => {
-    const top = (await engine.call('chain::priorityfee::top_txs', { window: '5m', limit: 1000 })) as Record<string, string>[];
+    const top = (await callAny(engine, 'chain::priorityfee::top_txs', { window: '5m', limit: 1000 })) as Record<string, string>[];
     const end = blockTime(market.at(-1)!) + 1n;
     const candidates = market
       .filter((b) => blockTime(b) >= end - 5n * MINUTE)
@@ -140,7 +141,7 @@ describe('priority-fee window edges', () => {
       const next = market[1];
       const single = [...next.transactions.filter((t) => t.is_vote), { ...next.transactions.find((t) => !t.is_vote && t.compute_unit_price > 0n)!, index: 0 }];
       await engine.ingest({ blocks: [next.block], transactions: single.map((t, i) => ({ ...t, index: i })) });
-      const [w] = (await engine.call('chain::priorityfee::fee', {})) as Record<string, string>[];
+      const [w] = (await callAny(engine, 'chain::priorityfee::fee', {})) as Record<string, string>[];
       const sample = single.find((t) => !t.is_vote)!;
       expect(w).toMatchObject({ data_points: '1', is_valid: true, price_min: String(sample.compute_unit_price), price_p99_999: String(sample.compute_unit_price) });
     } finally {

@@ -48,7 +48,7 @@ describe('malformed NDJSON', () => {
   const text = lines.join('\n');
 
   it('keeps the valid lines and reports each bad one with line and field', async () => {
-    const { rows, rejections, batches, read } = await readAll({ name: 'trades.ndjson', bytes: utf8(text) });
+    const { rows, rejections, batches, read } = await readAll<'trades'>({ name: 'trades.ndjson', bytes: utf8(text) });
     expect(rows.map((row) => row.fill_index)).toEqual([0, 0, 1]);
     expect(rows[1].base_amount).toBe(18446744073709551615n);
     expect(rows[1].is_buy).toBe(false);
@@ -114,7 +114,7 @@ describe('malformed CSV', () => {
   ];
 
   it('keeps the valid rows and reports each bad one with its line (header = line 1) and field', async () => {
-    const { rows, rejections, batches, read } = await readAll({ name: 'day.trades.csv', bytes: utf8(lines.join('\r\n')) });
+    const { rows, rejections, batches, read } = await readAll<'trades'>({ name: 'day.trades.csv', bytes: utf8(lines.join('\r\n')) });
     expect(rows.map((r) => r.signature)).toEqual([SIG, 'a "quoted", multi\nline signature', SIG]);
     expect(rows[2]).toMatchObject({ fill_index: 7, is_buy: true });
     expect(rejections.map(({ row: line, field }) => [line, field])).toEqual([
@@ -212,7 +212,7 @@ describe('malformed Arrow IPC and Parquet (foreign column types)', () => {
   it('Parquet: the same rows rejected, with 1-based row numbers', async () => {
     const parquet = await loadParquetWasm();
     const bytes = parquet.writeParquet(parquet.Table.fromIPCStream(tableToIPC(foreignTrades(), 'stream')));
-    const { rows, rejections, batches } = await readAll({ name: 'trades.parquet', bytes });
+    const { rows, rejections, batches } = await readAll<'trades'>({ name: 'trades.parquet', bytes });
     expect(rows).toHaveLength(1);
     expect(rows[0].timestamp).toBe(1_710_441_678_250_000_000n);
     expect(rejections.map((r) => [r.row, r.field])).toEqual(expected);

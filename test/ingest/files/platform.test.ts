@@ -35,7 +35,7 @@ describe('inputs a browser has: ReadableStream and Blob/File', () => {
     it(`${format} from a ReadableStream and from a Blob`, async () => {
       const bytes = await fileBytes(format);
       expect((await readAll({ name: `trades.${format}`, stream: webStream(bytes) })).rows).toEqual(rows);
-      expect((await readAll({ name: `trades.${format}`, blob: new Blob([bytes]) }, { batchRows: 64 })).rows).toEqual(rows);
+      expect((await readAll({ name: `trades.${format}`, blob: new Blob([bytes as Uint8Array<ArrayBuffer>]) }, { batchRows: 64 })).rows).toEqual(rows);
     });
   }
 

@@ -59,7 +59,7 @@ describe('canonical tables round-trip through every format', () => {
       const writer = createTableWriter(format, 'tokens', sink);
       await writer.write(edge);
       await writer.close();
-      const back = await readAll({ name: `tokens.${EXTENSION[format]}`, bytes: sink.bytes() });
+      const back = await readAll<'tokens'>({ name: `tokens.${EXTENSION[format]}`, bytes: sink.bytes() });
       expect(back.rows.map((row) => row.supply), format).toEqual(edge.map((row) => row.supply));
     }
   });
@@ -84,7 +84,7 @@ describe('canonical tables round-trip through every format', () => {
       const writer = createTableWriter(format, 'blocks', sink);
       await writer.write(rows);
       await writer.close();
-      const back = await readAll({ name: `blocks.${EXTENSION[format]}`, bytes: sink.bytes() });
+      const back = await readAll<'blocks'>({ name: `blocks.${EXTENSION[format]}`, bytes: sink.bytes() });
       expect(back.rows.map((row) => row.timestamp), format).toEqual(rows.map((row) => row.timestamp));
     }
   });

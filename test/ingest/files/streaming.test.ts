@@ -21,7 +21,7 @@ async function writeTrades(path: string): Promise<void> {
       + `"timestamp":${1_710_441_678_000_000_000n + BigInt(i) * 4_000_000n},"base":"${keys[i % 16]}","quote":"${i % 2 ? USDC : SOL}",`
       + `"base_amount":${1 + (i % 1_000_000) * 1000},"quote_amount":${(2n ** 60n + BigInt(i))},"base_decimals":9,"quote_decimals":6,"is_buy":${i % 3 === 0}}\n`);
     if (lines.length === 10_000) {
-      if (!out.write(lines.join(''))) await new Promise((resolve) => out.once('drain', resolve));
+      if (!out.write(lines.join(''))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       lines = [];
     }
   }

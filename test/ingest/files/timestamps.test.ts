@@ -43,12 +43,12 @@ describe('timestamp forms', () => {
   it('every form gives the same value through NDJSON and CSV files', async () => {
     const textForms = ['"2024-03-14T18:41:18.25Z"', '1710441678.25', '"1710441678.25"', '1710441678250000000', '"1710441678250000000"', '"2024-03-14T20:41:18.25+02:00"'];
     const ndjson = textForms.map((form, i) => `{"slot":${i},"timestamp":${form}}`).join('\n');
-    const fromNdjson = await readAll({ name: 'blocks.ndjson', bytes: utf8(ndjson) });
+    const fromNdjson = await readAll<'blocks'>({ name: 'blocks.ndjson', bytes: utf8(ndjson) });
     expect(fromNdjson.rejections).toEqual([]);
     expect(fromNdjson.rows.map((row) => row.timestamp)).toEqual(textForms.map(() => NS));
 
     const csv = ['slot,timestamp', ...textForms.map((form, i) => `${i},${form.replaceAll('"', '')}`)].join('\n');
-    const fromCsv = await readAll({ name: 'blocks.csv', bytes: utf8(csv) });
+    const fromCsv = await readAll<'blocks'>({ name: 'blocks.csv', bytes: utf8(csv) });
     expect(fromCsv.rejections).toEqual([]);
     expect(fromCsv.rows.map((row) => row.timestamp)).toEqual(textForms.map(() => NS));
   });
@@ -66,7 +66,7 @@ describe('timestamp forms', () => {
       const schema = new Schema([new Field('slot', new Int64()), field]);
       const slot = vectorFromArray([1n], new Int64()).data[0];
       const table = new Table([new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 1, nullCount: 0, children: [slot, data] }))]);
-      const { rows, rejections } = await readAll({ name: 'blocks.arrows', bytes: tableToIPC(table, 'stream') });
+      const { rows, rejections } = await readAll<'blocks'>({ name: 'blocks.arrows', bytes: tableToIPC(table, 'stream') });
       expect(rejections, label).toEqual([]);
       const seconds = label === 's' || label === 'int64 s';
       expect(rows[0].timestamp, label).toBe(seconds ? 1_710_441_678_000_000_000n : NS);
