@@ -51,7 +51,8 @@ function e2eStages(f: Figure): string {
     `${pct(f, 'compute')} in computing the methods' per-block state, ${pct(f, 'store')} in the store (DuckDB-WASM, in its own thread) and ${pct(f, 'other')} elsewhere ` +
     `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s: ` +
     `${serving('decode')} decoding (parquet-wasm to Arrow, the column checks), ${serving('compute')} on the methods' per-block state, ` +
-    `${serving('store')} handing rows to the store, ${serving('other')} elsewhere, most of it garbage collection. The database and the kernels ` +
+    `${serving('store')} making what the store keeps (Arrow IPC for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere, ` +
+    'most of it garbage collection. The database and the kernels ' +
     'run in their own threads beside it; the second core is idle most of the load.';
 }
 
