@@ -1,8 +1,8 @@
 /**
  * The store's tables, derived from the schema modules: the canonical input tables from `TABLES`
- * and one materialized table per record of `RECORDS`. No column list is written here.
+ * and one materialized table per stored record (`STORED_RECORDS`). No column list is written here.
  */
-import { RECORDS, type RecordSchema } from '../schema/records.js';
+import { BlockFees, Ingestion, Recommendation, WindowFees, type RecordSchema } from '../schema/records.js';
 import { holdsNulls, TABLES, type ColumnKind, type TableName } from '../schema/tables.js';
 import type { WireType } from '../schema/wire.js';
 import { sqlIdent } from './sql.js';
@@ -71,12 +71,19 @@ export const CANONICAL_TABLES: Record<SqlCanonicalTable, SqlTable> = Object.from
 ) as unknown as Record<SqlCanonicalTable, SqlTable>;
 
 /**
+ * The records the store keeps, as rows written once (a block's fee statistics, a closed fee window,
+ * a recommendation point once made, a slot's ingestion timings). Every other method answers from
+ * memory (the market series, the live top list, the token book, the recent trades).
+ */
+export const STORED_RECORDS: readonly RecordSchema[] = [BlockFees, WindowFees, Recommendation, Ingestion];
+
+/**
  * Materialized record tables, keyed by table name. Numeric fields are nullable (a statistic of an
  * empty sample set, a ratio over zero, an unknown USD price or supply is JSON null on the wire);
  * ids, times, durations, strings and booleans are NOT NULL.
  */
 export const RECORD_TABLES: Readonly<Record<string, SqlTable>> = Object.fromEntries(
-  RECORDS.map((r) => {
+  STORED_RECORDS.map((r) => {
     const name = recordTableName(r);
     const columns = r.fields.map(([field, wire]) => ({
       name: field,

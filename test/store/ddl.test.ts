@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDS } from '../../src/schema/records.js';
 import { holdsNulls, TABLES } from '../../src/schema/tables.js';
-import { CANONICAL_TABLES, RECORD_TABLES, recordTableName, snakeCase } from '../../src/store/ddl.js';
+import { CANONICAL_TABLES, RECORD_TABLES, recordTableName, snakeCase, STORED_RECORDS } from '../../src/store/ddl.js';
 import { openDuckDBNode } from '../../src/store/duckdb-node.js';
 import { sqlIdent, sqlInteger, sqlLiteral, sqlString } from '../../src/store/sql.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -56,8 +56,10 @@ describe('store DDL', () => {
     }
   });
 
-  it('creates one table per record with the fields and wire types of RECORDS', () => {
-    for (const record of RECORDS) {
+  it('creates one table per stored record with the fields and wire types of RECORDS, and none for the others', () => {
+    expect(STORED_RECORDS.map(recordTableName)).toEqual(['block_fees', 'window_fees', 'recommendation', 'ingestion']);
+    for (const record of RECORDS.filter((r) => !STORED_RECORDS.includes(r))) expect(columnsOf(recordTableName(record))).toEqual([]);
+    for (const record of STORED_RECORDS) {
       const expected = record.fields.map(([name, wire]) => [name, WIRE_TYPE[wire], /^(Uint|Int|Float)/.test(wire)]);
       expect(columnsOf(recordTableName(record))).toEqual(expected);
     }
