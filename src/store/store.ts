@@ -15,7 +15,6 @@
  */
 import type { BlockRow, TokenRow, TradeRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
-import { yieldToEventLoop } from '../platform/event-loop.js';
 import { conformIPC } from './ipc.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
@@ -126,7 +125,7 @@ export class Store {
    * upserted by mint), record rows are appended, all in one transaction, and the unit's
    * transactions join the resident ones once it has committed (readers wait in the same queue).
    * Every IPC input is checked against its table before the transaction begins; if anything fails,
-   * nothing is written.
+   * nothing is written. `behind`: see WriteOptions.
    */
   commit(unit: CommitUnit, records: readonly RecordRows[] = [], options: WriteOptions = {}): Promise<CommitResult> {
     let writes: Write[];
@@ -150,22 +149,20 @@ export class Store {
 
   /** Runs the unit's DuckDB writes in one transaction, counting the rows per table into `rows`. */
   async #write(todo: readonly Write[], rows: Record<string, number>): Promise<void> {
-      const c = this.#connection;
-      await c.run('BEGIN TRANSACTION');
-      try {
-        for (const write of todo) {
-          // each statement blocks the thread for milliseconds: let answers from memory go between them
-          // (store reads wait in the queue, so none sees the open transaction)
-          await yieldToEventLoop();
-          if (write.key) await this.#upsert(write.table, write.ipc, write.key);
-          else await c.insertIPC(write.table.name, write.ipc);
-          rows[write.table.name] = (rows[write.table.name] ?? 0) + write.rows;
-        }
-        await c.run('COMMIT');
-      } catch (error) {
-        await c.run('ROLLBACK').catch(() => undefined); // a failed COMMIT has already rolled back
-        throw error;
+    // every statement runs in the database's own thread; store reads wait in the queue, so none sees the open transaction
+    const c = this.#connection;
+    await c.run('BEGIN TRANSACTION');
+    try {
+      for (const write of todo) {
+        if (write.key) await this.#upsert(write.table, write.ipc, write.key);
+        else await c.insertIPC(write.table.name, write.ipc);
+        rows[write.table.name] = (rows[write.table.name] ?? 0) + write.rows;
       }
+      await c.run('COMMIT');
+    } catch (error) {
+      await c.run('ROLLBACK').catch(() => undefined); // a failed COMMIT has already rolled back
+      throw error;
+    }
   }
 
   /** Appends materialized record rows atomically (a commit without canonical rows). */
