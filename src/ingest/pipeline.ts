@@ -171,12 +171,6 @@ export class IngestPipeline {
     return this.exclusive(() => this.#commit(batches));
   }
 
-  /** Resolves once every store write queued so far is done; rejects with a write's failure. */
-  async settled(): Promise<void> {
-    await this.store.settled();
-    this.#writes = [];
-  }
-
   /** Runs `task` between commits: no chunk is being prepared, committed or published meanwhile. */
   exclusive<T>(task: () => Promise<T> | T): Promise<T> {
     const run = this.#queue.then(task);

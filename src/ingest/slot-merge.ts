@@ -33,7 +33,7 @@ export async function* mergeBySlot(streams: readonly AsyncIterable<ValidatedBatc
     else {
       lagging.pending.push(next.value);
       // rows without a slot (tokens) do not move the frontier: a tokens-only stream is read to its end first
-      const maxSlot = slotBounds(next.value.rows)?.max;
+      const maxSlot = slotColumn(next.value.rows)?.max;
       if (maxSlot !== undefined && maxSlot > lagging.frontier) lagging.frontier = maxSlot;
     }
     const safe = states.reduce((m, s) => (s.done ? m : s.frontier < m ? s.frontier : m), INFINITE);
@@ -47,8 +47,8 @@ function release(state: StreamState, safe: bigint): ValidatedBatch[] {
   const out: ValidatedBatch[] = [];
   const keep: ValidatedBatch[] = [];
   for (const batch of state.pending) {
-    const bounds = slotBounds(batch.rows);
-    if (safe === INFINITE || bounds === undefined || bounds.max < safe) out.push(batch);
+    const bounds = slotColumn(batch.rows);
+    if (safe === INFINITE || bounds === null || bounds.max < safe) out.push(batch);
     else if (bounds.min >= safe) keep.push(batch);
     else {
       const [before, after] = splitBatch(batch, safe);
@@ -91,10 +91,6 @@ function slotColumn(rows: Table): SlotColumn | null {
   }
   slotColumns.set(rows, known);
   return known;
-}
-
-function slotBounds(rows: Table): { min: bigint; max: bigint } | undefined {
-  return slotColumn(rows) ?? undefined;
 }
 
 /** Splits a batch into rows with slot < safe and the rest; rejections and read counts go with the first. */

@@ -28,6 +28,24 @@ export interface ResidentTransactions {
 
 const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
 
+/** The per-transaction columns of ChunkTransactions, with their array types: the one list of them here. */
+type FeeColumn = Exclude<keyof ChunkTransactions, 'slots' | 'offsets' | 'row'>;
+type FeeArray = Uint8Array | Uint32Array | BigUint64Array;
+const FEE_COLUMNS: Readonly<Record<FeeColumn, new (length: number) => FeeArray>> = {
+  isVote: Uint8Array, failed: Uint8Array, computeUnitPrice: BigUint64Array, priorityFee: BigUint64Array,
+  computeUnitLimit: Uint32Array, computeUnitsConsumed: BigUint64Array, consumedKnown: Uint8Array, index: Uint32Array,
+};
+
+/** Every fee column, each made by `make`. */
+function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<ChunkTransactions, FeeColumn> {
+  return Object.fromEntries(Object.keys(FEE_COLUMNS).map((name) => [name, make(name as FeeColumn)])) as Pick<ChunkTransactions, FeeColumn>;
+}
+
+/** The text table of kept transactions, each column made by `make`. */
+function textTable(make: (name: (typeof TEXT_COLUMNS)[number]) => Data<Utf8>): ResidentTransactions['text'] {
+  return new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, make(name)])) as never) as ResidentTransactions['text'];
+}
+
 const utf8Data = (valueOffsets: Int32Array, data: Uint8Array): Data<Utf8> =>
   makeData({ type: new Utf8(), length: valueOffsets.length - 1, nullCount: 0, valueOffsets, data });
 
@@ -69,9 +87,8 @@ export function residentTransactions(table: Table, columns: ChunkTransactions = 
     keptOffsets[b + 1] = kept.length;
   }
   const rows = kept.map((i) => columns.row![i]!);
-  const text = new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, takeUtf8(table.getChild(name)!, rows)])) as never);
   const { row: _row, ...fees } = columns;
-  return { columns: fees, kept: Uint32Array.from(kept), keptOffsets, text: text as ResidentTransactions['text'] };
+  return { columns: fees, kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)) };
 }
 
 /** Transactions held (rows). */
@@ -87,34 +104,24 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
   const last = c.offsets[to]!;
   const keptFirst = r.keptOffsets[from]!;
   const keptLast = r.keptOffsets[to]!;
-  const part = <T extends Uint8Array | Uint32Array | BigUint64Array>(a: T): T => (copy ? a.slice(first, last) : a.subarray(first, last)) as T;
-  const keptRows = Array.from({ length: keptLast - keptFirst }, (_, k) => keptFirst + k);
+  const keptRows = () => Array.from({ length: keptLast - keptFirst }, (_, k) => keptFirst + k);
   return {
     columns: {
       slots: c.slots.slice(from, to),
       offsets: c.offsets.slice(from, to + 1).map((o) => o - first),
-      isVote: part(c.isVote),
-      failed: part(c.failed),
-      computeUnitPrice: part(c.computeUnitPrice),
-      priorityFee: part(c.priorityFee),
-      computeUnitLimit: part(c.computeUnitLimit),
-      computeUnitsConsumed: part(c.computeUnitsConsumed),
-      consumedKnown: part(c.consumedKnown),
-      index: part(c.index),
+      ...feeColumns((name) => (copy ? c[name].slice(first, last) : c[name].subarray(first, last))),
     },
     kept: r.kept.slice(keptFirst, keptLast).map((i) => i - first),
     keptOffsets: r.keptOffsets.slice(from, to + 1).map((o) => o - keptFirst),
-    text: copy
-      ? (new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, takeUtf8(r.text.getChild(name)!, keptRows)])) as never) as ResidentTransactions['text'])
-      : r.text.slice(keptFirst, keptLast),
+    text: copy ? textTable((name) => takeUtf8(r.text.getChild(name)!, keptRows())) : r.text.slice(keptFirst, keptLast),
   };
 }
 
-/** Concatenation of a typed array of each part. */
-function concat<T extends Uint8Array | Uint32Array | BigUint64Array>(parts: readonly T[], make: (n: number) => T): T {
-  const out = make(parts.reduce((n, p) => n + p.length, 0));
+/** One column of every part, one after another. */
+function concatColumn(parts: readonly ResidentTransactions[], name: FeeColumn): FeeArray {
+  const out = new FEE_COLUMNS[name](parts.reduce((n, p) => n + p.columns[name].length, 0));
   let at = 0;
-  for (const p of parts) out.set(p as never, at), (at += p.length);
+  for (const p of parts) out.set(p.columns[name] as never, at), (at += p.columns[name].length);
   return out;
 }
 
@@ -130,19 +137,11 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
     for (const i of p.kept) kept.push(rows + i);
     rows += rowsOf(p);
   }
-  const column = <K extends keyof ChunkTransactions>(key: K) => parts.map((p) => p.columns[key]);
   return {
     columns: {
       slots: parts.flatMap((p) => p.columns.slots),
       offsets: Uint32Array.from(offsets),
-      isVote: concat(column('isVote') as Uint8Array[], (n) => new Uint8Array(n)),
-      failed: concat(column('failed') as Uint8Array[], (n) => new Uint8Array(n)),
-      computeUnitPrice: concat(column('computeUnitPrice') as BigUint64Array[], (n) => new BigUint64Array(n)),
-      priorityFee: concat(column('priorityFee') as BigUint64Array[], (n) => new BigUint64Array(n)),
-      computeUnitLimit: concat(column('computeUnitLimit') as Uint32Array[], (n) => new Uint32Array(n)),
-      computeUnitsConsumed: concat(column('computeUnitsConsumed') as BigUint64Array[], (n) => new BigUint64Array(n)),
-      consumedKnown: concat(column('consumedKnown') as Uint8Array[], (n) => new Uint8Array(n)),
-      index: concat(column('index') as Uint32Array[], (n) => new Uint32Array(n)),
+      ...feeColumns((name) => concatColumn(parts, name)),
     },
     kept: Uint32Array.from(kept),
     keptOffsets: Uint32Array.from(keptOffsets),
@@ -152,14 +151,10 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
 
 /** No transactions. */
 const EMPTY: ResidentTransactions = {
-  columns: {
-    slots: [], offsets: Uint32Array.of(0), isVote: new Uint8Array(0), failed: new Uint8Array(0),
-    computeUnitPrice: new BigUint64Array(0), priorityFee: new BigUint64Array(0), computeUnitLimit: new Uint32Array(0),
-    computeUnitsConsumed: new BigUint64Array(0), consumedKnown: new Uint8Array(0), index: new Uint32Array(0),
-  },
+  columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)) },
   kept: new Uint32Array(0),
   keptOffsets: Uint32Array.of(0),
-  text: new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, utf8Data(Int32Array.of(0), new Uint8Array(0))])) as never) as ResidentTransactions['text'],
+  text: textTable(() => utf8Data(Int32Array.of(0), new Uint8Array(0))),
 };
 
 /** The store's resident transactions, appended a commit at a time in slot order. */

@@ -67,9 +67,9 @@ export async function* validateRecordBatches(
   function* emit(all: boolean): Generator<FileBatch> {
     while (keptRows >= context.batchRows || (all && keptRows > 0)) {
       const n = Math.min(keptRows, context.batchRows);
-      const rows = new Table(kept).slice(0, n);
-      const rest = new Table(kept).slice(n);
-      kept = rest.batches;
+      const all = new Table(kept);
+      const rows = all.slice(0, n);
+      kept = all.slice(n).batches;
       keptRows -= n;
       const rowNumbers = new Uint32Array(n);
       for (let i = 0; i < n; i++) rowNumbers[i] = ++row;
