@@ -1,12 +1,14 @@
 /**
- * A call whose method or params are only known at run time (a loop over methods or windows): the
- * engine's typed `call` takes literal names, so such tests go through this untyped door. The answer
+ * A call whose method or params are only known at run time (a loop over methods or windows, an
+ * extra method of one port): the typed `call` takes literal names, so such tests go through this untyped door. The answer
  * is the records as plain objects of wire values.
  */
-import type { Engine } from '../../src/index.node.js';
+import type { MethodCall } from '../../src/methods/types.js';
 
-type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire records of any method
+/** A wire record of any method (its fields depend on the method named at run time). */
+type Wire = Record<string, any>;
 
-export function callAny(engine: Pick<Engine, 'call'>, method: string, params: Record<string, unknown> = {}): Promise<Wire[]> {
-  return (engine.call as unknown as (method: string, params: Record<string, unknown>) => Promise<Wire[]>)(method, params);
+/** `target.call` (an engine's or a port client's) with a method name known only at run time. */
+export function callAny(target: { call: MethodCall }, method: string, params: Record<string, unknown> = {}): Promise<Wire[]> {
+  return (target.call as unknown as (method: string, params: Record<string, unknown>) => Promise<Wire[]>)(method, params);
 }

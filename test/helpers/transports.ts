@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { connect, createEngine, type Engine, type EngineOptions, type PushHandler, type StreamSubscription } from '../../src/index.node.js';
 import type { ResponseEntry } from '../../src/rpc/dispatch.js';
+import { callAny } from './call.js';
 
 /** Options of a transport's replay (speed: a number, or Infinity). */
 export interface TransportReplay {
@@ -82,7 +83,7 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
       call: (m, p) => client.call(m, p),
       subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
       replay: (path, options = {}) =>
-        (client.call as (method: string, params: Record<string, unknown>) => Promise<unknown>)('chain::replay', { data: path, ...options, speed: options.speed === undefined || options.speed === Infinity ? 'Infinity' : options.speed }),
+        callAny(client, 'chain::replay', { data: path, ...options, speed: options.speed === undefined || options.speed === Infinity ? 'Infinity' : options.speed }),
       async close() {
         client.close();
         await worker.terminate();
