@@ -5,6 +5,7 @@
  */
 import { isPublicKey } from '../schema/base58.js';
 import { parseTimeParam, windowNanos } from '../schema/time.js';
+import { cut, echo } from './echo.js';
 import { invalidParam } from './errors.js';
 
 /** A mint filter parameter. */
@@ -75,24 +76,26 @@ export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: 
   }
   const input = raw as Record<string, unknown>;
   for (const name of Object.keys(input)) {
-    if (!(name in specs)) throw invalidParam(name, `unknown parameter; allowed: ${Object.keys(specs).join(', ')}`, Object.keys(specs));
+    if (!Object.hasOwn(specs, name)) {
+      throw invalidParam(cut(name), `unknown parameter; allowed: ${Object.keys(specs).join(', ')}`, Object.keys(specs));
+    }
   }
   const out: Params = { limit: 0 };
   const fields = out as unknown as Record<string, unknown>;
   for (const [name, spec] of Object.entries(specs)) {
-    const value = input[name];
+    const value = Object.hasOwn(input, name) ? input[name] : undefined;
     switch (spec.kind) {
       case 'limit':
         if (value === undefined) out.limit = spec.default;
         else if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
-          throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${JSON.stringify(value)}`, { min: spec.min, max: spec.max });
+          throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${echo(value)}`, { min: spec.min, max: spec.max });
         } else out.limit = value;
         break;
       case 'window': {
         const chosen = value === undefined ? spec.default : value;
         if (chosen === undefined) throw invalidParam(name, `is required; one of ${spec.values.join(', ')}`, spec.values);
         if (typeof chosen !== 'string' || !spec.values.includes(chosen)) {
-          throw invalidParam(name, `must be one of ${spec.values.join(', ')}, got ${JSON.stringify(chosen)}`, spec.values);
+          throw invalidParam(name, `must be one of ${spec.values.join(', ')}, got ${echo(chosen)}`, spec.values);
         }
         out.window = chosen;
         out.windowNs = windowNanos(chosen);
@@ -100,14 +103,14 @@ export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: 
       }
       case 'mint':
         if (value === undefined) break;
-        if (!isPublicKey(value)) throw invalidParam(name, `must be a base58 public key (32 bytes), got ${JSON.stringify(value)}`);
+        if (!isPublicKey(value)) throw invalidParam(name, `must be a base58 public key (32 bytes), got ${echo(value)}`);
         fields[name] = value;
         break;
       case 'time': {
         if (value === undefined) break;
         const ns = parseTimeParam(value);
         if (ns === undefined) {
-          throw invalidParam(name, `must be Unix seconds or an ISO-8601 date-time, got ${JSON.stringify(value)}`);
+          throw invalidParam(name, `must be Unix seconds or an ISO-8601 date-time, got ${echo(value)}`);
         }
         fields[name] = ns;
         break;

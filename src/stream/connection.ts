@@ -11,6 +11,7 @@
  * (`release()`), so no push ever arrives before the subscriber knows what it belongs to.
  */
 import type { ExtraHandler } from '../rpc/dispatch.js';
+import { cut, echo } from '../rpc/echo.js';
 import { ErrorCode, invalidParam, RpcError } from '../rpc/errors.js';
 import type { SubscriptionHub } from './hub.js';
 import type { PushSink, Subscription } from './subscription.js';
@@ -26,14 +27,14 @@ function objectParams(params: unknown, allowed: readonly string[]): Record<strin
     throw invalidParam('params', 'must be an object of named parameters', allowed);
   }
   for (const name of Object.keys(params)) {
-    if (!allowed.includes(name)) throw invalidParam(name, `unknown parameter; allowed: ${allowed.join(', ')}`, allowed);
+    if (!allowed.includes(name)) throw invalidParam(cut(name), `unknown parameter; allowed: ${allowed.join(', ')}`, allowed);
   }
   return params as Record<string, unknown>;
 }
 
 function subscriptionId(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidParam('subscription', `must be a subscription id (a positive integer), got ${JSON.stringify(value)}`);
+    throw invalidParam('subscription', `must be a subscription id (a positive integer), got ${echo(value)}`);
   }
   return value;
 }
@@ -135,7 +136,7 @@ export class StreamConnection {
     const { subscription, received } = objectParams(raw, ['subscription', 'received']);
     const id = subscriptionId(subscription);
     if (typeof received !== 'number' || !Number.isSafeInteger(received) || received < 0) {
-      throw invalidParam('received', `must be the count of pushes read (an integer >= 0), got ${JSON.stringify(received)}`);
+      throw invalidParam('received', `must be the count of pushes read (an integer >= 0), got ${echo(received)}`);
     }
     const open = this.#subscriptions.get(id);
     if (!open?.open) throw subscriptionNotFound(id);

@@ -8,9 +8,8 @@
 import type { CommittedChunk, PipelineStreams } from '../ingest/pipeline.js';
 import type { MethodContext } from '../methods/context.js';
 import type { MethodDefinition } from '../methods/method.js';
-import { ErrorCode, invalidParam, RpcError } from '../rpc/errors.js';
-import { validateParams } from '../rpc/params.js';
-import { closest } from '../rpc/suggest.js';
+import { checkedParams, methodOf } from '../rpc/dispatch.js';
+import { ErrorCode, invalidParam } from '../rpc/errors.js';
 import { encodeInteger, encodeRecord, encodeTimestamp, type WireRecord } from '../schema/encode.js';
 import type { RecordSchema } from '../schema/records.js';
 import type { StreamDemand, StreamUpdate } from './updates.js';
@@ -74,16 +73,8 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
    */
   async subscribe(method: unknown, params: unknown, sink: PushSink): Promise<Subscription> {
     if (typeof method !== 'string') throw invalidParam('method', 'must be the name of a data method', [...this.options.methods.keys()]);
-    const definition = this.options.methods.get(method);
-    if (!definition) {
-      const suggestion = closest(method, [...this.options.methods.keys()]);
-      throw new RpcError({
-        code: ErrorCode.MethodNotFound,
-        message: `method not found: '${method}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-        data: { method, suggestion },
-      });
-    }
-    const validated = validateParams(definition.params, params);
+    const definition = methodOf(method, { methods: this.options.methods });
+    const validated = checkedParams(definition, params);
     if (validated.at !== undefined) throw invalidParam('at', 'a stream is live: subscribe without at, or query with at', []);
     return this.options.betweenCommits(async () => {
       const subscription = new Subscription(this.#nextId++, definition, validated, sink, this.limits, (s) => this.#forget(s));
@@ -158,7 +149,7 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
   async #tokenUpdate(chunk: CommittedChunk): Promise<StreamUpdate> {
     const mints = new Set(chunk.tokens!.getChild('mint')!.toArray() as string[]);
     const definition = this.options.methods.get(TOKEN_METHOD)!;
-    const all = await definition.handle(validateParams(definition.params, {}), this.options.context);
+    const all = await definition.handle(checkedParams(definition, {}), this.options.context);
     return { method: TOKEN_METHOD, records: all.filter((t) => mints.has((t as { mint: string }).mint)) };
   }
 

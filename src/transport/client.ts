@@ -1,7 +1,9 @@
 /**
  * A client for an engine served on a port (`engine.serve(port)`), in this or another thread:
- * the same `request` and `call` as a local engine, and `subscribe` for streams. Replies are
- * arrays, matched to requests first in, first out; pushes are objects, routed by subscription id.
+ * the same `request` and `call` as a local engine, and `subscribe` for streams. Every request is
+ * posted with a tag that its reply carries back (tags.ts), so a reply can only resolve its own
+ * request; pushes are routed by subscription id. A body that cannot be posted (nested deeper than
+ * a port carries, or holding a function) rejects with -32600 and leaves nothing pending.
  *
  * The client tells the server what it has read (`chain::ack`, see docs/semantics.md, Streams):
  * after every `ackEvery` pushes of a subscription, and for the rest once the port has been quiet
@@ -10,9 +12,12 @@
 import type { MethodCall, MethodSubscribe } from '../methods/types.js';
 import type { ResponseEntry } from '../rpc/dispatch.js';
 import type { WireRecord } from '../schema/encode.js';
-import { RpcError } from '../rpc/errors.js';
+import { nestsDeeperThan } from '../rpc/echo.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
+import { MAX_POST_NESTING } from '../rpc/limits.js';
 import { isPush, type PushParams } from '../stream/push.js';
 import { toEndpoint, type PortLike } from './endpoint.js';
+import { asTaggedReply } from './tags.js';
 
 /** Receives the params of each push: data points (wire records `R`) after a block, or the error that ended the subscription. */
 export type PushHandler<R = WireRecord> = (push: PushParams<R>) => unknown;
@@ -62,7 +67,8 @@ export function connect(port: PortLike, options: ConnectOptions = {}): Client {
   const ackEvery = options.ackEvery ?? 32;
   const ackDelayMs = options.ackDelayMs ?? 20;
   const endpoint = toEndpoint(port);
-  const pending: Pending[] = [];
+  const pending = new Map<number, Pending>();
+  let nextTag = 1;
   const handlers = new Map<number, PushHandler>();
   const listeners = new Set<PushHandler>();
   const counters = new Map<number, Counter>();
@@ -71,8 +77,19 @@ export function connect(port: PortLike, options: ConnectOptions = {}): Client {
   let closed = false;
 
   const post = (body: unknown, expectReply: Pending) => {
-    pending.push(expectReply);
-    endpoint.post(body);
+    if (closed) return expectReply.reject(new Error('client closed'));
+    const tag = nextTag++;
+    try {
+      if (nestsDeeperThan(body, MAX_POST_NESTING)) throw new Error(`it nests deeper than ${MAX_POST_NESTING} levels`);
+      pending.set(tag, expectReply);
+      endpoint.post({ tag, body });
+    } catch (error) {
+      pending.delete(tag);
+      expectReply.reject(new RpcError({
+        code: ErrorCode.InvalidRequest,
+        message: `invalid request: the body cannot be posted on a port: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+    }
   };
   const ignore: Pending = { resolve() {}, reject() {} };
 
@@ -117,9 +134,15 @@ export function connect(port: PortLike, options: ConnectOptions = {}): Client {
   };
 
   const unlisten = endpoint.listen((data) => {
+    const reply = asTaggedReply(data);
+    if (reply) {
+      const waiting = pending.get(reply.tag);
+      pending.delete(reply.tag);
+      waiting?.resolve(typeof reply.response === 'string' ? JSON.parse(reply.response) : reply.response);
+      return;
+    }
     const message = typeof data === 'string' ? JSON.parse(data) : data;
-    if (Array.isArray(message)) pending.shift()?.resolve(message as ResponseEntry[]);
-    else if (isPush(message)) deliver(message.params);
+    if (isPush(message)) deliver(message.params);
   });
 
   const request = (body: unknown) => new Promise<ResponseEntry[]>((resolve, reject) => post(body, { resolve, reject }));
@@ -163,13 +186,14 @@ export function connect(port: PortLike, options: ConnectOptions = {}): Client {
     close() {
       if (closed) return;
       for (const subscription of handlers.keys()) {
-        endpoint.post({ jsonrpc: '2.0', method: 'chain::unsubscribe', params: { subscription } });
+        post({ jsonrpc: '2.0', method: 'chain::unsubscribe', params: { subscription } }, ignore);
       }
       closed = true;
       if (ackTimer) clearTimeout(ackTimer);
       handlers.clear();
       unlisten();
-      for (const p of pending.splice(0)) p.reject(new Error('client closed'));
+      for (const p of pending.values()) p.reject(new Error('client closed'));
+      pending.clear();
     },
   };
 }

@@ -8,10 +8,10 @@
 export interface PortLike {
   postMessage(message: unknown, transfer?: any[]): void;
   // `any` listeners: DOM and Node type their events differently; both carry `.data`.
-  addEventListener?(type: 'message' | 'close', listener: (event: any) => void): void;
-  removeEventListener?(type: 'message' | 'close', listener: (event: any) => void): void;
-  on?(type: 'message' | 'close', listener: (data: any) => void): unknown;
-  off?(type: 'message' | 'close', listener: (data: any) => void): unknown;
+  addEventListener?(type: 'message' | 'close' | 'messageerror', listener: (event: any) => void): void;
+  removeEventListener?(type: 'message' | 'close' | 'messageerror', listener: (event: any) => void): void;
+  on?(type: 'message' | 'close' | 'messageerror', listener: (data: any) => void): unknown;
+  off?(type: 'message' | 'close' | 'messageerror', listener: (data: any) => void): unknown;
   start?(): void;
   close?(): void;
 }
@@ -22,6 +22,8 @@ export interface Endpoint {
   listen(handler: (data: unknown) => void): () => void;
   /** Calls `handler` once the port is closed (on either side), where the port reports it (Node's MessagePort does). */
   onClose(handler: () => void): () => void;
+  /** Calls `handler` for each message that arrived but could not be decoded (structured clone failed on this side). */
+  onMessageError(handler: () => void): () => void;
 }
 
 export function toEndpoint(port: PortLike): Endpoint {
@@ -40,16 +42,20 @@ export function toEndpoint(port: PortLike): Endpoint {
       }
       throw new TypeError('not a message port: needs addEventListener or on');
     },
-    onClose(handler) {
-      if (port.on && port.off) {
-        port.on('close', handler);
-        return () => port.off!('close', handler);
-      }
-      if (port.addEventListener && port.removeEventListener) {
-        port.addEventListener('close', handler);
-        return () => port.removeEventListener!('close', handler);
-      }
-      return () => undefined;
-    },
+    onClose: (handler) => on(port, 'close', handler),
+    onMessageError: (handler) => on(port, 'messageerror', handler),
   };
+}
+
+/** Listens for a port event without data, whichever way the port delivers events; a no-op where it has none. */
+function on(port: PortLike, type: 'close' | 'messageerror', handler: () => void): () => void {
+  if (port.on && port.off) {
+    port.on(type, handler);
+    return () => port.off!(type, handler);
+  }
+  if (port.addEventListener && port.removeEventListener) {
+    port.addEventListener(type, handler);
+    return () => port.removeEventListener!(type, handler);
+  }
+  return () => undefined;
 }

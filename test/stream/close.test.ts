@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
+import { asTaggedReply } from '../../src/transport/tags.js';
 import { connect, createEngine, type Engine, type PushParams } from '../../src/index.node.js';
 
 const market = [...generateBlocks({ blocks: 30, txPerBlock: 20, seed: 'stream-close' })];
@@ -44,7 +45,7 @@ function tapPushes(port: MessagePort): unknown[] {
   const post = port.postMessage.bind(port);
   port.postMessage = (message: unknown) => {
     const parsed = typeof message === 'string' ? JSON.parse(message) : message;
-    if (!Array.isArray(parsed)) pushes.push(parsed);
+    if (!Array.isArray(parsed) && !asTaggedReply(parsed)) pushes.push(parsed);
     post(message);
   };
   return pushes;

@@ -10,6 +10,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_START, SOL_MINT, USDC_MINT } from '../../src/generate/constants.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
+import { asTaggedReply } from '../../src/transport/tags.js';
 import { connect, createEngine, type Engine, type PushParams } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { WindowFees } from '../../src/schema/records.js';
@@ -90,11 +91,14 @@ function tapPosts(port: MessagePort): unknown[] {
   return posted;
 }
 
-/** Resolves once the server has posted `n` replies (arrays) on `posted`, checked at each turn of the event loop. */
+/** A reply (tagged, as connect() gets them, or a bare array), not a push. */
+const isReply = (message: unknown) => Array.isArray(message) || asTaggedReply(message) !== undefined;
+
+/** Resolves once the server has posted `n` replies on `posted`, checked at each turn of the event loop. */
 async function repliesPosted(posted: unknown[], n: number): Promise<void> {
   const giveUp = performance.now() + 30_000; // turns a hang into a failure; nothing is asserted on time
-  while (posted.filter(Array.isArray).length < n) {
-    if (performance.now() > giveUp) throw new Error(`the server posted ${posted.filter(Array.isArray).length} of ${n} replies`);
+  while (posted.filter(isReply).length < n) {
+    if (performance.now() > giveUp) throw new Error(`the server posted ${posted.filter(isReply).length} of ${n} replies`);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -217,14 +221,14 @@ describe('stream methods', () => {
     const mark = posted.length;
     await ingestEach(engine, market.slice(4, 5));
     expect(otherPosted).toHaveLength(2);
-    expect(posted.slice(mark).filter((m) => !Array.isArray(m))).toMatchObject([{ params: { subscription: second.id } }]); // the one subscription left
+    expect(posted.slice(mark).filter((m) => !isReply(m))).toMatchObject([{ params: { subscription: second.id } }]); // the one subscription left
 
     const closed = once(port1, 'close'); // after the server's own close listener
     port2.close(); // Node reports the close on port1: the server ends the port's subscriptions
     await closed;
     const end = posted.length;
     await ingestEach(engine, market.slice(5, 7));
-    expect(posted.slice(end).filter((m) => !Array.isArray(m))).toEqual([]);
+    expect(posted.slice(end).filter((m) => !isReply(m))).toEqual([]);
   });
 
   it('a subscription made after data was ingested pushes from then on, top_txs and fee included', async () => {
@@ -298,7 +302,7 @@ describe('slow subscribers (bounded queue, then the subscription ends with -3200
     await until(port2, () => messages.length === posted.length, 'the queued messages');
     const replies = messages.filter(Array.isArray);
     expect(replies).toHaveLength(2);
-    const pushes = messages.filter((m) => !Array.isArray(m)) as { params: PushParams }[];
+    const pushes = messages.filter((m) => !isReply(m)) as { params: PushParams }[];
     for (const id of [1, 2]) {
       const subscription = (replies[id - 1] as { result: number }[])[0]!.result;
       const mine = pushes.filter((p) => p.params.subscription === subscription);
@@ -322,7 +326,7 @@ describe('slow subscribers (bounded queue, then the subscription ends with -3200
     await ingestEach(engine, market.slice(0, 10));
     const messages = collect(port2);
     await until(port2, () => messages.length === posted.length, 'the queued messages');
-    const pushes = messages.filter((m) => !Array.isArray(m)) as { params: PushParams }[];
+    const pushes = messages.filter((m) => !isReply(m)) as { params: PushParams }[];
     const last = pushes.at(-1)!.params;
     expect(last.error).toMatchObject({ code: -32005, data: { reason: 'slow subscriber' } });
     expect((last.error!.data as { pendingBytes: number }).pendingBytes).toBeGreaterThanOrEqual(20_000);
