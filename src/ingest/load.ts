@@ -9,6 +9,7 @@
 import { TABLES, type TableName } from '../schema/tables.js';
 import type { FileBatch } from './files/reader.js';
 import { readTableFile, readText, type TableFileInput } from './files/read.js';
+import { readInSlotOrder } from './files/slot-order.js';
 import { IncompleteBlocks } from './incomplete-blocks.js';
 import { planLoad } from './load-plan.js';
 import { decodeGetBlockFile, readTokenList, tokenNames, type TokenName } from './solana/index.js';
@@ -120,7 +121,7 @@ export async function loadInputs(
       yield* batchesOf({ ...decoded, tokens: decoded.tokens.filter((t) => !tabled.has(t.mint)) }, input.name);
     }
   }
-  const tableStreams = plan.slotTables.map((input) => readTableFile(input, { batchRows: options.batchRows }));
+  const tableStreams = plan.slotTables.map((input) => readInSlotOrder(input, { batchRows: options.batchRows }, (w) => own.warnings.push(w)));
   for await (const chunk of readAhead(mergeBySlot([rawBlocks(), ...tableStreams]))) await commit(chunk);
   files += plan.slotTables.length;
 

@@ -25,6 +25,7 @@ import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
 import { yieldToEventLoop } from '../platform/event-loop.js';
 import { lowerBound } from '../windows/lower-bound.js';
+import { repeatedRows } from './repeated-rows.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
@@ -146,6 +147,8 @@ const monotonicNs = (): bigint => BigInt(Math.round(performance.now() * 1e6));
 /** Commits chunks of validated batches into the store; remembers the newest committed slot. */
 export class IngestPipeline {
   #newestSlot: bigint | undefined;
+  /** The newest block time committed (times never go back: see clampTimes). */
+  #newestTime: bigint | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   /** Store writes queued and maybe not done, oldest first. */
   #writes: Promise<unknown>[] = [];
@@ -222,11 +225,16 @@ export class IngestPipeline {
         out.fill(0, from, to);
         for (let i = from; i < to; i++) rejectRow('transactions', i, 'slot', message);
       }
+      const index = parts.transactions.table.getChild('index')!.toArray() as Uint32Array;
+      for (const i of repeatedRows(slots, [index], out)) {
+        (out ??= new Uint8Array(slots.length).fill(1))[i] = 0;
+        rejectRow('transactions', i, 'index', `a second row for the transaction at slot ${slots[i]}, index ${index[i]}`);
+      }
       keep.transactions = out;
     }
     if (parts.trades) {
       const { slots, times } = columns(parts.trades.table, 'timestamp');
-      keep.trades = mask(slots.length, (i) => {
+      let out = mask(slots.length, (i) => {
         if (stale(slots[i])) return rejectRow('trades', i, 'slot', staleMessage(slots[i])), false;
         const time = blockTime.get(slots[i]);
         if (time !== undefined && time !== times![i]) {
@@ -234,7 +242,18 @@ export class IngestPipeline {
         }
         return true;
       });
+      const table = parts.trades.table;
+      const [txIndex, fillIndex] = ['tx_index', 'fill_index'].map((c) => table.getChild(c)!.toArray() as Uint32Array);
+      for (const i of repeatedRows(slots, [txIndex!, fillIndex!], out)) {
+        (out ??= new Uint8Array(slots.length).fill(1))[i] = 0;
+        rejectRow('trades', i, 'fill_index', `a second row for the trade at slot ${slots[i]}, tx_index ${txIndex![i]}, fill_index ${fillIndex![i]}`);
+      }
+      keep.trades = out;
     }
+
+    const retimed = clampTimes(this.#newestTime, blockTime, parts.trades && { ...columns(parts.trades.table, 'timestamp'), keep: keep.trades });
+    report.warnings.push(...retimed.warnings);
+    for (const [slot, time] of retimed.blocks) blockTime.set(slot, time);
 
     const unit: CommitUnit = {};
     const view: ChunkView = {
@@ -249,6 +268,7 @@ export class IngestPipeline {
       if (!part) continue;
       let table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
       if (table.numRows === 0) continue;
+      if ((name === 'blocks' || name === 'trades') && retimed.changed) table = retime(name, table, retimed.time);
       if (name === 'tokens') tokens = view.tokens = table;
       if (name === 'transactions') {
         table = view.transactions = withPriorityFees(table);
@@ -282,6 +302,7 @@ export class IngestPipeline {
     // published in one synchronous stretch: no reader runs between two engines' apply
     const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (slots.length > 0) this.#newestSlot = slots[slots.length - 1];
+    this.#newestTime = retimed.newest;
     report.blocks = slots.length;
     const took = monotonicNs() - received;
     const timings: IngestionRecord[] = slots.map((slot) => ({
@@ -300,6 +321,78 @@ export class IngestPipeline {
     if (this.streams) await this.streams.committed({ updates: sortBySlot(updates), tokens });
     return report;
   }
+}
+
+/** What clampTimes decided: the blocks given a later time, and each row's time after the rule. */
+interface Retimed {
+  /** Block rows whose time moved forward: slot -> the time they take. */
+  blocks: Map<bigint, bigint>;
+  /** Whether any time moved. */
+  changed: boolean;
+  /** The time a row of `slot` with time `t` takes. */
+  time(slot: bigint, t: bigint): bigint;
+  /** The newest time once the chunk is committed. */
+  newest: bigint | undefined;
+  warnings: string[];
+}
+
+/**
+ * Block times never go back (docs/semantics.md): a chain's block time is an estimate, and an
+ * earlier time than the previous block's is taken as the previous block's time (block and
+ * trades alike), with a warning, rather than rejected or allowed to break the windows' order.
+ * A trade without its block row is held to the same floor.
+ */
+function clampTimes(
+  floor: bigint | undefined,
+  blockTime: ReadonlyMap<bigint, bigint>,
+  trades?: { slots: BigUint64Array; times?: BigInt64Array; keep?: Uint8Array },
+): Retimed {
+  // each trade-only slot's times, for the walk in slot order
+  const tradeOnly = new Map<bigint, { min: bigint; max: bigint }>();
+  if (trades) {
+    for (let i = 0; i < trades.slots.length; i++) {
+      const slot = trades.slots[i]!;
+      if ((trades.keep && trades.keep[i] === 0) || blockTime.has(slot)) continue;
+      const t = trades.times![i]!;
+      const seen = tradeOnly.get(slot);
+      if (!seen) tradeOnly.set(slot, { min: t, max: t });
+      else if (t < seen.min) seen.min = t;
+      else if (t > seen.max) seen.max = t;
+    }
+  }
+  const slots = [...blockTime.keys(), ...tradeOnly.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const blocks = new Map<bigint, bigint>();
+  const floors = new Map<bigint, bigint>();
+  const warnings: string[] = [];
+  for (const slot of slots) {
+    const own = blockTime.get(slot);
+    const [min, max] = own !== undefined ? [own, own] : [tradeOnly.get(slot)!.min, tradeOnly.get(slot)!.max];
+    if (floor !== undefined && min < floor) {
+      warnings.push(`slot ${slot}: block time ${min} ns is before the previous block's (${floor} ns); taken as ${floor} ns`);
+      if (own !== undefined) blocks.set(slot, floor);
+      else floors.set(slot, floor);
+    }
+    if (floor === undefined || max > floor) floor = max;
+  }
+  return {
+    blocks,
+    changed: blocks.size > 0 || floors.size > 0,
+    time: (slot, t) => {
+      const moved = blocks.get(slot);
+      if (moved !== undefined) return moved;
+      const least = floors.get(slot);
+      return least !== undefined && t < least ? least : t;
+    },
+    newest: floor,
+    warnings,
+  };
+}
+
+/** The table with every row's timestamp as `time` says (the rare path: only when a block time went back). */
+function retime(name: 'blocks' | 'trades', table: Table, time: (slot: bigint, t: bigint) => bigint): Table {
+  const rows = tableToRows(name, table);
+  for (const row of rows) row.timestamp = time(row.slot, row.timestamp);
+  return rowsToTable(name, rows as never[]);
 }
 
 /** Updates in slot order (stable: each engine's updates keep their order within a block). */

@@ -203,11 +203,22 @@ export interface ColumnRule {
   readonly message: string;
 }
 
+/**
+ * The largest slot accepted: slots travel as JSON numbers (the RPC's and ours), exact up to 2^53 - 1.
+ * A corrupt far-future slot is rejected here rather than taken as the newest block.
+ */
+export const MAX_SLOT = 2n ** 53n - 1n;
+const slotRule: ColumnRule = {
+  column: 'slot', holds: (value: unknown) => (value as bigint) <= MAX_SLOT, message: `a slot above ${MAX_SLOT} (2^53 - 1, the largest exact JSON number)`,
+};
+
 /** Table rules beyond the column kinds. DESIGN.md 7: trades with a zero amount are rejected at ingest. */
 export const TABLE_RULES: Partial<Record<TableName, readonly ColumnRule[]>> = {
-  trades: ['base_amount', 'quote_amount'].map((column) => ({
+  blocks: [slotRule],
+  transactions: [slotRule],
+  trades: [slotRule, ...['base_amount', 'quote_amount'].map((column) => ({
     column, holds: (value: unknown) => value !== 0n, message: 'zero amount: a trade must move a nonzero amount',
-  })),
+  }))],
 };
 
 /**

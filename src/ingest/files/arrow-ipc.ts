@@ -17,7 +17,7 @@ import type { ByteSource } from './source.js';
  * A Blob dressed as the file handle apache-arrow's random-access reader takes (it checks for `stat`
  * and a numeric `fd`, then calls `read(buffer, offset, length, position)` and `close()`).
  */
-function blobFileHandle(blob: Blob) {
+export function blobFileHandle(blob: Blob) {
   return {
     fd: -1,
     stat: async () => ({ size: blob.size }),

@@ -1,0 +1,155 @@
+/**
+ * A file's batches in slot order, whatever order its rows are in. Blocks commit in slot order and a
+ * slot once, so a row read after a newer slot was committed would be lost: an unordered file must
+ * be sorted before any of it is committed. A first pass reads only the slot column (Parquet and
+ * Arrow read nothing else; text files are parsed twice); an ordered file (the usual case, and what
+ * `chainlens generate` writes) then streams as before, in bounded memory. An unordered one is read
+ * whole and sorted, with a warning: memory then holds the file.
+ */
+import { tableFromIPC, RecordBatchReader, type Table } from 'apache-arrow';
+import { rowsToTable, tableToRows } from '../arrow.js';
+import { blobFileHandle } from './arrow-ipc.js';
+import { detectFormat, isArrowFile } from './detect.js';
+import { loadParquetWasm } from './parquet-wasm.js';
+import { readTableFile, openSource, type ReadTableOptions, type TableFileInput } from './read.js';
+import { DEFAULT_BATCH_ROWS, type FileBatch } from './reader.js';
+import { iterate } from './source.js';
+
+/** Reads `input` like readTableFile, in slot order; `warn` hears when it had to sort. */
+export async function* readInSlotOrder(
+  input: TableFileInput, options: ReadTableOptions, warn: (message: string) => void,
+): AsyncGenerator<FileBatch> {
+  // a one-shot stream cannot be read twice: its batches are held while they are checked
+  if (input.stream === undefined && (await slotsAscending(input, options))) {
+    yield* readTableFile(input, options);
+    return;
+  }
+  const batches: FileBatch[] = [];
+  for await (const batch of readTableFile(input, options)) batches.push(batch);
+  if (batches.every((b, i) => ascending(b.rows, i === 0 ? undefined : lastSlot(batches[i - 1]!.rows)))) {
+    yield* batches;
+    return;
+  }
+  warn(`${input.name}: rows not in slot order; read whole and sorted before loading`);
+  yield* sortBySlot(batches, options.batchRows ?? DEFAULT_BATCH_ROWS);
+}
+
+/** Whether the file's slot column never decreases (a file without one, such as tokens, is in order). */
+async function slotsAscending(input: TableFileInput, options: ReadTableOptions): Promise<boolean> {
+  let previous: bigint | number | undefined;
+  for await (const slots of slotColumns(input, options)) {
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i];
+      if (slot === null || slot === undefined) continue; // an invalid row: rejected whatever its place
+      if (previous !== undefined && slot < previous) return false;
+      previous = slot as bigint | number;
+    }
+  }
+  return true;
+}
+
+type SlotValues = ArrayLike<bigint | number | null | undefined>;
+
+/** The slot column of a file, batch by batch, reading as little as its format allows. */
+async function* slotColumns(input: TableFileInput, options: ReadTableOptions): AsyncGenerator<SlotValues> {
+  const source = await openSource(input);
+  const format = options.format ?? detectFormat(input.name, await source.head(8));
+  if (format === 'parquet') {
+    const parquet = await loadParquetWasm();
+    let file;
+    try {
+      file = await parquet.ParquetFile.fromFile(await source.blob());
+    } catch {
+      return; // the reading pass reports it
+    }
+    try {
+      const schema = tableFromIPC(file.schema().intoIPCStream()).schema;
+      if (!schema.fields.some((f) => f.name === 'slot')) return;
+      const stream = await file.stream({ columns: ['slot'], batchSize: DEFAULT_BATCH_ROWS, concurrency: 1 });
+      for await (const batch of iterate(stream as ReadableStream<{ intoIPCStream(): Uint8Array }>)) {
+        yield slotValues(tableFromIPC(batch.intoIPCStream()));
+      }
+    } finally {
+      file.free();
+    }
+  } else if (format === 'arrow') {
+    let reader;
+    try {
+      const head = await source.head(6);
+      reader = await RecordBatchReader.from((isArrowFile(head) ? blobFileHandle(await source.blob()) : source.chunks()) as AsyncIterable<Uint8Array>);
+      await reader.open();
+    } catch {
+      return;
+    }
+    for await (const batch of reader as AsyncIterable<{ getChild(name: string): { toArray(): SlotValues } | null }>) {
+      const column = batch.getChild('slot');
+      if (!column) return;
+      yield column.toArray();
+    }
+  } else {
+    // text: parsed and validated (only valid rows' slots count)
+    for await (const batch of readTableFile(input, options)) {
+      yield slotValues(batch.rows);
+    }
+  }
+}
+
+function slotValues(table: Table): SlotValues {
+  const column = table.getChild('slot');
+  if (!column) return [];
+  return column.nullCount > 0 ? column.toJSON() as SlotValues : column.toArray() as SlotValues;
+}
+
+function lastSlot(rows: Table): bigint | undefined {
+  const slots = rows.getChild('slot');
+  return slots && rows.numRows > 0 ? (slots.get(rows.numRows - 1) as bigint) : undefined;
+}
+
+/** Whether a batch's slots never decrease, starting from `from`. */
+function ascending(rows: Table, from: bigint | undefined): boolean {
+  const slots = rows.getChild('slot')?.toArray() as BigUint64Array | undefined;
+  if (!slots) return true;
+  let previous = from;
+  for (const slot of slots) {
+    if (previous !== undefined && slot < previous) return false;
+    previous = slot;
+  }
+  return true;
+}
+
+/**
+ * The rows of every batch, stably sorted by slot, cut into batches of `batchRows`. Each row keeps its
+ * row number; the rejections go with the first batch and the end-of-file note with the last, so
+ * that every batch still reconciles (read = rows + rejections).
+ */
+function* sortBySlot(batches: readonly FileBatch[], batchRows: number): Generator<FileBatch> {
+  const first = batches[0]!;
+  const table = first.table;
+  const rows: Record<string, unknown>[] = [];
+  const numbers: number[] = [];
+  for (const batch of batches) {
+    rows.push(...(tableToRows(table, batch.rows) as unknown as Record<string, unknown>[]));
+    for (let i = 0; i < batch.rows.numRows; i++) numbers.push(batch.rowNumbers?.[i] ?? Number.NaN);
+  }
+  const order = rows.map((_, i) => i);
+  const slot = (i: number) => rows[i]!.slot as bigint;
+  order.sort((a, b) => (slot(a) < slot(b) ? -1 : slot(a) > slot(b) ? 1 : a - b));
+  const rejections = batches.flatMap((b) => b.rejections);
+  const rejectedSlots = batches.flatMap((b) => b.rejectedSlots ?? b.rejections.map(() => undefined));
+  const truncatedAt = batches.at(-1)!.truncatedAt;
+  for (let at = 0; at === 0 || at < order.length; at += batchRows) {
+    const part = order.slice(at, at + batchRows);
+    const isFirst = at === 0;
+    const isLast = at + batchRows >= order.length;
+    yield {
+      table,
+      source: first.source,
+      rows: rowsToTable(table, part.map((i) => rows[i]!) as never[]),
+      read: part.length + (isFirst ? rejections.length : 0),
+      rowNumbers: part.map((i) => numbers[i]!),
+      rejections: isFirst ? rejections : [],
+      rejectedSlots: isFirst ? rejectedSlots : [],
+      ...(isLast && truncatedAt !== undefined ? { truncatedAt } : {}),
+    };
+  }
+}

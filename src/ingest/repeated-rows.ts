@@ -1,0 +1,24 @@
+/**
+ * Duplicate rows by key: a transaction is (slot, index), a trade fill (slot, tx_index, fill_index).
+ * The first row of a key is kept; every later one is a repeat. Linear when the rows come in key
+ * order (as every dump we write and the chain's own order are), a sort otherwise.
+ */
+
+/** Rows (ascending) whose key, the slot and then `keys`, equals an earlier row's; only rows with `live[i]` take part. */
+export function repeatedRows(slots: BigUint64Array, keys: readonly ArrayLike<number>[], live?: Uint8Array): number[] {
+  const n = slots.length;
+  const compare = (a: number, b: number): number => {
+    if (slots[a] !== slots[b]) return slots[a]! < slots[b]! ? -1 : 1;
+    for (const k of keys) if (k[a] !== k[b]) return k[a]! - k[b]!;
+    return 0;
+  };
+  let rows: number[] | Uint32Array = [];
+  for (let i = 0; i < n; i++) if (!live || live[i] === 1) (rows as number[]).push(i);
+  let ordered = true;
+  for (let j = 1; j < rows.length && ordered; j++) ordered = compare(rows[j - 1]!, rows[j]!) < 0;
+  if (ordered) return [];
+  rows = Uint32Array.from(rows).sort((a, b) => compare(a, b) || a - b);
+  const repeats: number[] = [];
+  for (let j = 1; j < rows.length; j++) if (compare(rows[j - 1]!, rows[j]!) === 0) repeats.push(rows[j]!);
+  return repeats.sort((a, b) => a - b);
+}
