@@ -1,0 +1,94 @@
+/**
+ * Eight readers (local object, local text, MessagePort object and text) query while blocks are
+ * ingested one call at a time. Whatever moment a reader catches, it sees whole blocks only, a
+ * record's id never changes, and the methods of one batch agree on the newest block.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateBlocks, generateTokens } from '../../src/generate/market.js';
+import { connect, createEngine, type Client, type Engine } from '../../src/index.node.js';
+import type { ResponseEntry } from '../../src/rpc/dispatch.js';
+
+const market = [...generateBlocks({ blocks: 60, txPerBlock: 60, seed: 'concurrent-readers' })];
+const txCount = new Map(market.map((b) => [String(b.block.slot), b.transactions.length]));
+const tradeCount = new Map(market.map((b) => [String(b.block.slot), b.trades.length]));
+
+const engines: Engine[] = [];
+const clients: Client[] = [];
+afterAll(async () => {
+  for (const c of clients) c.close();
+  for (const e of engines) await e.close();
+});
+
+/** One batch: the newest block of three methods, and the trades. */
+const BATCH = [
+  { jsonrpc: '2.0', id: 1, method: 'chain::priorityfee::block', params: { limit: 100 } },
+  { jsonrpc: '2.0', id: 2, method: 'chain::market::ingestion', params: { limit: 1 } },
+  { jsonrpc: '2.0', id: 3, method: 'chain::market::trades', params: { limit: 1000 } },
+];
+
+interface Seen {
+  queries: number;
+  violations: string[];
+}
+
+function check(reply: ResponseEntry[], ids: Map<string, string>, seen: Seen): void {
+  seen.queries++;
+  const result = (id: number) => (reply.find((e) => e.id === id) as { result?: Record<string, string>[] } | undefined)?.result;
+  const fees = result(1);
+  const timings = result(2);
+  const trades = result(3);
+  if (!fees || !timings || !trades) return void seen.violations.push(`an error: ${JSON.stringify(reply).slice(0, 200)}`);
+  for (const f of fees) {
+    if (Number(f.total_tx_count) !== txCount.get(f.slot!)) seen.violations.push(`slot ${f.slot}: ${f.total_tx_count} of ${txCount.get(f.slot!)} transactions`);
+    const known = ids.get(`fee ${f.slot}`);
+    if (known !== undefined && known !== f.id) seen.violations.push(`slot ${f.slot}: id ${known} became ${f.id}`);
+    ids.set(`fee ${f.slot}`, f.id!);
+  }
+  if (trades.length < 1000) {
+    const perSlot = new Map<string, number>();
+    for (const t of trades) perSlot.set(t.slot!, (perSlot.get(t.slot!) ?? 0) + 1);
+    for (const [slot, n] of perSlot) if (n !== tradeCount.get(slot)) seen.violations.push(`slot ${slot}: ${n} of ${tradeCount.get(slot)} trades`);
+  }
+  const newest = [fees[0]?.slot, timings[0]?.slot];
+  if (newest[0] !== newest[1]) seen.violations.push(`newest slot: priorityfee::block ${newest[0]}, ingestion ${newest[1]}`);
+}
+
+describe('concurrent readers during ingest', () => {
+  it('8 readers see whole blocks only, stable ids, and one newest block per batch', async () => {
+    const engine = await createEngine({ minSamples: 1 });
+    engines.push(engine);
+    await engine.ingest({ tokens: generateTokens() });
+    const port = () => {
+      const { port1, port2 } = new MessageChannel();
+      engine.serve(port1);
+      const client = connect(port2);
+      clients.push(client);
+      return client;
+    };
+    const readers: ((body: unknown) => Promise<ResponseEntry[]>)[] = [];
+    for (let i = 0; i < 2; i++) {
+      readers.push((b) => engine.request(b), (b) => engine.request(JSON.stringify(b)));
+      const c = port();
+      readers.push((b) => c.request(b), (b) => c.request(JSON.stringify(b)).then((r) => r));
+    }
+    expect(readers).toHaveLength(8);
+
+    let done = false;
+    const seen: Seen = { queries: 0, violations: [] };
+    const loops = readers.map(async (read) => {
+      const ids = new Map<string, string>();
+      while (!done) {
+        check(await read(BATCH), ids, seen);
+        await new Promise((resolve) => setImmediate(resolve)); // a reader answered from memory must not starve the ingest
+      }
+      check(await read(BATCH), ids, seen);
+    });
+    for (const b of market) await engine.ingest({ blocks: [b.block], transactions: b.transactions, trades: b.trades });
+    done = true;
+    await Promise.all(loops);
+
+    expect(seen.violations).toEqual([]);
+    expect(seen.queries).toBeGreaterThan(market.length);
+  }, 120_000);
+});
