@@ -9,6 +9,7 @@ import {
 import {
   holdsNulls, TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
 } from '../schema/tables.js';
+import { U64_MAX } from '../schema/amounts.js';
 
 /** The row type of each canonical table. */
 export interface TableRows {
@@ -54,7 +55,6 @@ export function arrowSchema(table: TableName): Schema {
   return schema;
 }
 
-const MAX_U64 = (1n << 64n) - 1n;
 const MIN_I64 = -(1n << 63n);
 const MAX_I64 = (1n << 63n) - 1n;
 
@@ -183,7 +183,7 @@ function checkStorable(column: ColumnBuffer, value: unknown): void {
   }
   let ok: boolean;
   switch (column.kind) {
-    case 'u64': ok = typeof value === 'bigint' && value >= 0n && value <= MAX_U64; break;
+    case 'u64': ok = typeof value === 'bigint' && value >= 0n && value <= U64_MAX; break;
     case 'ns': ok = typeof value === 'bigint' && value >= MIN_I64 && value <= MAX_I64; break;
     case 'u32': ok = Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 0xffff_ffff; break;
     case 'u8': ok = Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 0xff; break;

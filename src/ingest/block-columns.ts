@@ -5,6 +5,7 @@
  */
 import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
+import { priorityFeeOf } from '../schema/amounts.js';
 
 /** Per-block transaction columns of a chunk; block b is rows [offsets[b], offsets[b + 1]). */
 export interface ChunkTransactions {
@@ -27,10 +28,6 @@ export interface ChunkTransactions {
   row?: Uint32Array;
 }
 
-const MICRO = 1_000_000n;
-
-/** ceil(price x limit / 1,000,000) in exact integer arithmetic. */
-export const priorityFeeOf = (price: bigint, limit: bigint): bigint => (price * limit + MICRO - 1n) / MICRO;
 
 /**
  * The transactions table with every null `priority_fee` derived (the same table when none is null).
@@ -40,7 +37,7 @@ export function withPriorityFees(table: Table): Table {
   const fees = table.getChild('priority_fee');
   if (!fees || fees.nullCount === 0) return table;
   const rows = tableToRows('transactions', table);
-  for (const row of rows) row.priority_fee ??= priorityFeeOf(row.compute_unit_price, BigInt(row.compute_unit_limit));
+  for (const row of rows) row.priority_fee ??= priorityFeeOf(row.compute_unit_price, row.compute_unit_limit);
   return rowsToTable('transactions', rows);
 }
 

@@ -9,7 +9,9 @@ import type { TableName } from '../schema/tables.js';
 import { peekBlockSlot } from './block-slot-peek.js';
 import { slotFromName } from './solana/index.js';
 import { CsvSplitter } from './files/csv.js';
-import { detectFormat, notDumpFileReason, tableFromColumns, tableFromName } from './files/detect.js';
+import { truncatedArrowFile } from './files/arrow-ipc.js';
+import { detectFormat, isArrowFile, notDumpFileReason, tableFromColumns, tableFromName } from './files/detect.js';
+import { truncatedParquet } from './files/parquet.js';
 import { openSource, readText, type TableFileInput } from './files/read.js';
 
 /** The inputs of a load by kind, each list in load order, and the warnings about skipped files. */
@@ -87,8 +89,22 @@ async function classify(input: TableFileInput): Promise<Kind> {
     if (/"(blockhash|blockTime|previousBlockhash)"|"result"\s*:\s*\{/.test(firstLine)) return { kind: 'getBlock' };
   }
   const format = detectFormat(input.name, headBytes);
+  const cut = await truncation(input, format, headBytes);
+  if (cut) throw new Error(`${input.name}: ${cut}`);
   const columns = format === 'csv' || format === 'ndjson' ? headerColumns(head, format, headBytes.length < HEAD_BYTES) : undefined;
   return { kind: 'table', table: tableFromName(input.name) ?? (columns && tableFromColumns(columns, input.name)) };
+}
+
+/**
+ * Why a Parquet or Arrow IPC file cannot be read, when its footer is missing (cut short): told
+ * before the load begins, so such a file in a folder is skipped rather than failing the load half-way.
+ * A one-shot stream is not read ahead for it (its reader reports it).
+ */
+async function truncation(input: TableFileInput, format: string, head: Uint8Array): Promise<string | undefined> {
+  if (input.stream !== undefined) return undefined;
+  if (format === 'parquet') return truncatedParquet(await (await openSource(input)).blob());
+  if (format === 'arrow' && isArrowFile(head)) return truncatedArrowFile(await (await openSource(input)).blob());
+  return undefined;
 }
 
 /** The column names on a text file's first row, when the head holds all of it. */

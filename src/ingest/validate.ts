@@ -8,6 +8,7 @@ import { parseIsoTimestamp, parseUnixSeconds, NS_PER_SECOND } from '../schema/ti
 import { TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
 import { TableBuilder } from './arrow.js';
 import { isPublicKey } from '../schema/base58.js';
+import { U64_MAX } from '../schema/amounts.js';
 
 /**
  * A rejected row. `row` is the 1-based line number in text formats (a CSV header is line 1, so the
@@ -45,7 +46,6 @@ export class ExactNanos {
   constructor(readonly ns: bigint) {}
 }
 
-const MAX_U64 = (1n << 64n) - 1n;
 const MIN_I64 = -(1n << 63n);
 const MAX_I64 = (1n << 63n) - 1n;
 const NANOS_FROM = 1_000_000_000_000_000n;
@@ -86,7 +86,7 @@ function unsignedInteger(value: unknown, max: bigint, kind: string): bigint | In
 }
 
 function u64(value: unknown): bigint | InvalidValue {
-  return unsignedInteger(value, MAX_U64, 'u64');
+  return unsignedInteger(value, U64_MAX, 'u64');
 }
 
 function u32(value: unknown): number | InvalidValue {

@@ -3,6 +3,7 @@
  * sorted copies indexed by the nearest-rank formula in BigInt, BigInt sums, straightforward loops.
  * Its f64 sums run in sample order like the kernels', so floats agree bit for bit too.
  */
+import { saturateU64 } from '../schema/amounts.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
 import type { BlockColumns, BlockFeeStats, FeeSamples, SampleStats } from './fees.js';
 
@@ -131,8 +132,8 @@ export function blockFeeStatsReference(block: BlockColumns): BlockFeeStats {
     tx_count: price.length,
     no_priority_tx_count: free,
     total_tx_count: n,
-    total_priority_fees: fees,
-    total_compute_units: consumed,
+    total_priority_fees: saturateU64(fees),
+    total_compute_units: consumed === null ? null : saturateU64(consumed),
     total_compute_budget: budget,
     cu_utilization_pct: budget === 0n || consumed === null ? null : (100 * Number(consumed)) / Number(budget),
   };

@@ -7,7 +7,10 @@
  * sample set (no fee-paying transaction) is `null`, integer and float fields alike, and so is
  * cu_utilization_pct when no compute units were requested. total_compute_units and cu_utilization_pct
  * are `null` too when a non-vote transaction's consumed compute units are unknown (`consumedKnown`).
+ * The kernels sum total_priority_fees and total_compute_units exactly (u128); as u64 record fields
+ * they saturate at 2^64 - 1 (`saturateU64`), while cu_utilization_pct and the means use the exact sums.
  */
+import { saturateU64 } from '../schema/amounts.js';
 import {
   BlockFees, POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type BlockFeesRecord,
 } from '../schema/records.js';
@@ -294,7 +297,7 @@ function readBlock(u64: BigUint64Array, f64: Float64Array, base: number): BlockF
     const at = base + slot;
     block[name] =
       kind === 'count' ? Number(u64[at]!)
-      : kind === 'u128' ? u64[at]! + (u64[at + 1]! << 64n)
+      : kind === 'u128' ? saturateU64(u64[at]! + (u64[at + 1]! << 64n)) // an exact u128 sum as a u64 field
       : kind === 'u64' ? u64[at]!
       : Number.isNaN(f64[at]!) ? null : f64[at]!;
   }

@@ -5,12 +5,14 @@
  */
 import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { FeeSamples } from '../kernels/fees.js';
+import { saturateU64, saturatingAdd } from '../schema/amounts.js';
 
 /** Counters of a run of blocks (DESIGN.md 6: sums over non-vote transactions; totals over all). */
 export interface FeeCounters {
   txCount: number;
   noPriorityTxCount: number;
   totalTxCount: number;
+  /** A u64 field: the sum saturates at 2^64 - 1 (`saturateU64`), whatever the blocks' grouping. */
   totalPriorityFees: bigint;
 }
 
@@ -34,9 +36,10 @@ export class SampleBuffer {
     const n = end - start;
     counters.totalTxCount += n;
     this.#reserve(this.length + n);
+    let fees = counters.totalPriorityFees; // exact within the block, saturated after it
     for (let i = start; i < end; i++) {
       if (c.isVote[i]) continue;
-      counters.totalPriorityFees += c.priorityFee[i];
+      fees += c.priorityFee[i];
       if (c.computeUnitPrice[i] === 0n) {
         counters.noPriorityTxCount++;
         continue;
@@ -48,6 +51,7 @@ export class SampleBuffer {
       this.limit[k] = BigInt(c.computeUnitLimit[i]);
       this.position[k] = n === 1 ? 0 : c.index[i] / (n - 1);
     }
+    counters.totalPriorityFees = saturateU64(fees);
   }
 
   /** Samples [from, length) as kernel input (views, not copies). */
@@ -85,7 +89,7 @@ export function addCounters(total: FeeCounters, more: FeeCounters): FeeCounters 
   total.txCount += more.txCount;
   total.noPriorityTxCount += more.noPriorityTxCount;
   total.totalTxCount += more.totalTxCount;
-  total.totalPriorityFees += more.totalPriorityFees;
+  total.totalPriorityFees = saturatingAdd(total.totalPriorityFees, more.totalPriorityFees);
   return total;
 }
 

@@ -4,8 +4,9 @@
  * Each block adds its samples and the blocks that left the window remove theirs (OrderedMultiset),
  * so a point costs O(block), not O(window).
  */
-import { priorityFeeOf, type ChunkTransactions } from '../ingest/block-columns.js';
+import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { EngineSettings } from '../methods/context.js';
+import { priorityFeeOf } from '../schema/amounts.js';
 import { recordId } from '../schema/ids.js';
 import { Recommendation, TIERS, type RecommendationRecord } from '../schema/records.js';
 import { OrderedMultiset } from '../windows/ordered-multiset.js';

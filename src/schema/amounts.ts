@@ -1,7 +1,36 @@
 /**
- * Raw on-chain amounts (u64, exact) to decimal-adjusted floats and prices, each rounded once from
- * the exact rational value, so a 1-unit trade at 9 and 6 decimals has price 1000, not 999.9999999999999.
+ * Raw on-chain amounts (u64, exact): their saturating sums, and their decimal-adjusted floats and
+ * prices, each rounded once from the exact rational value, so a 1-unit trade at 9 and 6 decimals has
+ * price 1000, not 999.9999999999999.
  */
+
+/** The largest u64, 2^64 - 1: no u64 field of a row or record exceeds it. */
+export const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * `value` (a non-negative exact sum or product of u64 amounts) as a u64 record field: values above
+ * U64_MAX saturate to it, as agave's fee arithmetic does (`saturating_add`, `unwrap_or(u64::MAX)`).
+ * Saturating once at the end equals saturating at every step, so a total does not depend on how its
+ * terms were grouped (block by block live, or all at once from the store for an as-of answer).
+ */
+export function saturateU64(value: bigint): bigint {
+  return value > U64_MAX ? U64_MAX : value;
+}
+
+/** a + b for u64 amounts (a, b >= 0), saturating at U64_MAX (see `saturateU64`). */
+export function saturatingAdd(a: bigint, b: bigint): bigint {
+  return saturateU64(a + b);
+}
+
+const MICRO = 1_000_000n;
+
+/**
+ * The priority fee in lamports of a compute-unit price (micro-lamports) and limit:
+ * ceil(price x limit / 1,000,000) in exact integers, saturating at U64_MAX as agave's does.
+ */
+export function priorityFeeOf(price: bigint, limit: bigint | number): bigint {
+  return saturateU64((price * BigInt(limit) + MICRO - 1n) / MICRO);
+}
 
 const POW10: bigint[] = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 

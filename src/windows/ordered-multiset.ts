@@ -22,12 +22,12 @@
  * within noise of each other, 1024 is about 1.5x slower (mostly the payload-sum recompute); binary
  * search inside a chunk beats a backward linear scan.
  */
+import { U64_MAX } from '../schema/amounts.js';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** u32 index of the high and low halves of a u64 inside a BigUint64Array's buffer. */
 const HI = LITTLE_ENDIAN ? 1 : 0;
 const LO = 1 - HI;
-const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DEFAULT_CHUNK_CAPACITY = 128;
 
 /** Options of an {@link OrderedMultiset}. */

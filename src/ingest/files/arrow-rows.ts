@@ -57,6 +57,8 @@ function accessors(validator: BatchValidator, batch: RecordBatch): Accessor[] {
  */
 export async function* validateRecordBatches(
   schema: Schema, batches: AsyncIterable<RecordBatch> | Iterable<RecordBatch>, context: ReaderContext,
+  /** Once the batches end: the rows read before the input was cut short, if it was. */
+  cutAfter?: () => number | undefined,
 ): AsyncGenerator<FileBatch> {
   const validator = validatorFor(context, schema.fields.map((field) => field.name));
   const values: unknown[] = new Array(validator.columns.length);
@@ -93,5 +95,7 @@ export async function* validateRecordBatches(
     }
   }
   yield* emit(true);
-  if (validator.read > 0) yield validator.take();
+  const cut = cutAfter?.();
+  if (cut !== undefined) validator.truncated(cut + 1);
+  if (validator.read > 0 || cut !== undefined) yield validator.take();
 }

@@ -3,10 +3,20 @@
  * and doubled quotes, LF or CRLF line ends, a header row of column names. An unquoted empty field is
  * null; a quoted empty field ("") is the empty string. Blank lines are skipped. Rows are named by the
  * line their record starts on (the header is line 1).
+ *
+ * A quoted field may run across a line break only when the record it makes is well-formed: the quote
+ * closes, a comma or the line end follows it, the record has the header's number of fields, and it
+ * ends within MAX_MULTILINE_RECORD characters of its start. Otherwise the quote that crossed the line
+ * break is unbalanced: the line the record starts on is rejected alone (naming the field where the
+ * quote opened) and reading resumes on the next line, so one stray quote never swallows the rest of
+ * the file, and memory stays bounded.
  */
 import type { FileBatch, FileValidator, ReaderContext } from './reader.js';
 import { slotOf, validatorFor } from './reader.js';
 import { decodeUtf8 } from './text.js';
+
+/** The longest record (in characters) whose quoted field may run across line breaks. */
+export const MAX_MULTILINE_RECORD = 1 << 20;
 
 /** One CSV record: its fields, the line it starts on, and why it is malformed, if it is. */
 export interface CsvRecord {
@@ -15,12 +25,31 @@ export interface CsvRecord {
   /** False for a last record without a line end. */
   terminated: boolean;
   error?: string;
+  /**
+   * For an unbalanced quote: the 0-based index of the field it opens and its 1-based character
+   * position on the line (`fields` holds the fields before it).
+   */
+  unbalanced?: { field: number; column: number };
 }
 
-/** Splits CSV text, fed in pieces, into records. */
+/** A quoted field that runs across the line break ending its record's first line. */
+interface Crossing {
+  /** 0-based index of the field. */
+  field: number;
+  /** 1-based character position of its opening quote on the line. */
+  column: number;
+  /** The fields before it, all on the first line. */
+  before: (string | null)[];
+}
+
+/** Splits CSV text, fed in pieces, into records. The first record is the header and sets the number of fields. */
 export class CsvSplitter {
   private buffer = '';
   private line = 1;
+  /** The header's number of fields, once read: a record over several lines must have as many. */
+  private width: number | undefined;
+  /** Set by `quoted` when a quoted field of the record crosses the end of its first line. */
+  private crossing: Crossing | undefined;
 
   /** Records completed by this piece of text. */
   push(text: string): CsvRecord[] {
@@ -45,14 +74,31 @@ export class CsvSplitter {
       if (!content.includes('"')) {
         if (content !== '') {
           records.push({ fields: content.split(',').map((f) => (f === '' ? null : f)), line: this.line, terminated: newline >= 0 });
+          this.width ??= records[records.length - 1].fields.length;
         }
         this.line++;
         at = lineEnd + 1;
         continue;
       }
+      this.crossing = undefined;
       const parsed = this.quoted(text, at, final);
+      const crossing = this.crossing as Crossing | undefined;
+      if (crossing && newline >= 0 && (parsed === undefined
+        ? text.length - at > MAX_MULTILINE_RECORD
+        : parsed.record.error !== undefined || parsed.next - at > MAX_MULTILINE_RECORD
+          || (this.width !== undefined && parsed.record.fields.length !== this.width))) {
+        // the quote that crossed the line break is unbalanced: the first line is the record, alone
+        records.push({
+          fields: crossing.before, line: this.line, terminated: true, unbalanced: { field: crossing.field, column: crossing.column },
+          error: unbalancedQuote(crossing.field, crossing.column, undefined),
+        });
+        this.line++;
+        at = newline + 1;
+        continue;
+      }
       if (!parsed) break; // a quoted field runs past the text so far
       records.push(parsed.record);
+      this.width ??= parsed.record.fields.length;
       this.line += parsed.lines;
       at = parsed.next;
     }
@@ -60,7 +106,10 @@ export class CsvSplitter {
     return records;
   }
 
-  /** One record that has quotes, from `at`; undefined when it is not complete yet. */
+  /**
+   * One record that has quotes, from `at`; undefined when it is not complete yet. Sets `crossing` when
+   * a quoted field runs across the end of the record's first line.
+   */
   private quoted(text: string, at: number, final: boolean): { record: CsvRecord; next: number; lines: number } | undefined {
     const fields: (string | null)[] = [];
     const line = this.line;
@@ -68,10 +117,15 @@ export class CsvSplitter {
     let lines = 1;
     for (;;) {
       if (text.charCodeAt(i) === 34) {
+        const open = i;
+        const newline = this.crossing ? -1 : text.indexOf('\n', open + 1);
         let value = '';
         let from = i + 1;
         for (;;) {
           const quote = text.indexOf('"', from);
+          if (newline >= 0 && !this.crossing && (quote < 0 || newline < quote)) {
+            this.crossing = { field: fields.length, column: open - at + 1, before: fields.slice() };
+          }
           if (quote < 0 || (quote === text.length - 1 && !final)) {
             if (!final) return undefined;
             const rest = text.slice(i);
@@ -123,6 +177,12 @@ export class CsvSplitter {
   }
 }
 
+/** The message of an unbalanced quote: the field it opens (and the header's name for it) and where. */
+function unbalancedQuote(field: number, column: number, name: string | undefined): string {
+  return `unbalanced quote: field ${field + 1}${name ? ` (${name})` : ''} opens a quote at character ${column} that does not `
+    + 'close on its line; the line is rejected alone and reading resumes on the next line';
+}
+
 /** Reads CSV bytes (header first) into validated batches of `context.batchRows` records read. */
 export async function* readCsv(chunks: AsyncIterable<Uint8Array>, context: ReaderContext): AsyncGenerator<FileBatch> {
   const splitter = new CsvSplitter();
@@ -150,8 +210,12 @@ export async function* readCsv(chunks: AsyncIterable<Uint8Array>, context: Reade
     }
     const v = validator!;
     if (record.error || record.fields.length !== header.length) {
-      const message = record.error ?? `expected ${header.length} fields, found ${record.fields.length}${record.terminated ? '' : ' (truncated last line?)'}`;
-      v.reject(record.line, '', message, slotOfBroken(record));
+      const { unbalanced } = record;
+      const field = unbalanced ? header[unbalanced.field] ?? '' : '';
+      const message = unbalanced
+        ? unbalancedQuote(unbalanced.field, unbalanced.column, field)
+        : record.error ?? `expected ${header.length} fields, found ${record.fields.length}${record.terminated ? '' : ' (truncated last line?)'}`;
+      v.reject(record.line, field, message, slotOfBroken(record));
       if (!record.terminated) v.truncated(record.line);
       return;
     }

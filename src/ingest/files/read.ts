@@ -67,7 +67,8 @@ export async function readText(input: TableFileInput): Promise<string> {
  * - Parquet: random access through a Blob, row group by row group.
  * The format comes from the extension or the magic bytes, the table from the name or the columns.
  * Each batch reconciles: read = rows.numRows + rejections.length. A file that cannot be read at all
- * (unknown format or table, a corrupt Parquet footer) throws an Error whose message starts with its name.
+ * (unknown format or table, a corrupt Parquet footer, a truncated Parquet or Arrow IPC file, an Arrow
+ * IPC stream that ends inside a message) throws an Error whose message starts with its name.
  */
 export async function* readTableFile(input: TableFileInput, options: ReadTableOptions = {}): AsyncGenerator<FileBatch> {
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;

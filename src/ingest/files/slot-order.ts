@@ -34,16 +34,24 @@ export async function* readInSlotOrder(
   yield* sortBySlot(batches, options.batchRows ?? DEFAULT_BATCH_ROWS);
 }
 
-/** Whether the file's slot column never decreases (a file without one, such as tokens, is in order). */
+/**
+ * Whether the file's slot column never decreases (a file without one, such as tokens, is in order).
+ * A file this pass cannot read counts as in order: the reading pass then reports what is wrong with
+ * it, naming the file, as it would without this pass.
+ */
 async function slotsAscending(input: TableFileInput, options: ReadTableOptions): Promise<boolean> {
   let previous: bigint | number | undefined;
-  for await (const slots of slotColumns(input, options)) {
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i];
-      if (slot === null || slot === undefined) continue; // an invalid row: rejected whatever its place
-      if (previous !== undefined && slot < previous) return false;
-      previous = slot as bigint | number;
+  try {
+    for await (const slots of slotColumns(input, options)) {
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        if (slot === null || slot === undefined) continue; // an invalid row: rejected whatever its place
+        if (previous !== undefined && slot < previous) return false;
+        previous = slot as bigint | number;
+      }
     }
+  } catch {
+    return true;
   }
   return true;
 }
@@ -57,11 +65,7 @@ async function* slotColumns(input: TableFileInput, options: ReadTableOptions): A
   if (format === 'parquet') {
     const parquet = await loadParquetWasm();
     let file;
-    try {
-      file = await parquet.ParquetFile.fromFile(await source.blob());
-    } catch {
-      return; // the reading pass reports it
-    }
+    file = await parquet.ParquetFile.fromFile(await source.blob());
     try {
       const schema = tableFromIPC(file.schema().intoIPCStream()).schema;
       if (!schema.fields.some((f) => f.name === 'slot')) return;
@@ -73,14 +77,9 @@ async function* slotColumns(input: TableFileInput, options: ReadTableOptions): A
       file.free();
     }
   } else if (format === 'arrow') {
-    let reader;
-    try {
-      const head = await source.head(6);
-      reader = await RecordBatchReader.from((isArrowFile(head) ? blobFileHandle(await source.blob()) : source.chunks()) as AsyncIterable<Uint8Array>);
-      await reader.open();
-    } catch {
-      return;
-    }
+    const head = await source.head(6);
+    const reader = await RecordBatchReader.from((isArrowFile(head) ? blobFileHandle(await source.blob()) : source.chunks()) as AsyncIterable<Uint8Array>);
+    await reader.open();
     for await (const batch of reader as AsyncIterable<{ getChild(name: string): { toArray(): SlotValues } | null }>) {
       const column = batch.getChild('slot');
       if (!column) return;

@@ -4,7 +4,7 @@ import { describe, FieldError, isObject, toU64 } from './field-error.js';
 import type { DecodeIssue } from './issues.js';
 import type { DecodeSettings } from './options.js';
 import { decodeEntry } from './transaction.js';
-import type { KeyEncoder } from './transaction-view.js';
+import { entrySignature, type KeyEncoder } from './transaction-view.js';
 
 /** Counts per block that the rows do not carry. */
 export interface BlockStats {
@@ -88,11 +88,12 @@ export function decodeBlock(raw: unknown, origin: BlockOrigin, settings: DecodeS
       for (const b of decoded.tokenBalances) if (!mintDecimals.has(b.mint)) mintDecimals.set(b.mint, b.decimals);
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
+      const signature = entrySignature(entry);
       rejections.push({
         source: origin.source,
         row: origin.row,
         field: error.field,
-        message: `slot ${slot}, transaction ${index}: ${error.message}`,
+        message: `slot ${slot}, transaction ${index}${signature ? ` (signature ${signature})` : ''}: ${error.message}`,
       });
     }
   });

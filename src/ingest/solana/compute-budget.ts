@@ -111,12 +111,6 @@ export function defaultComputeUnitLimit(
   return builtin * MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT + (instructions.length - builtin) * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT;
 }
 
-/** Priority fee in lamports: ceil(price x limit / 1,000,000), exact (agave `get_prioritization_fee`). */
-export function priorityFee(computeUnitPrice: bigint, computeUnitLimit: number): bigint {
-  const microLamports = computeUnitPrice * BigInt(computeUnitLimit);
-  return (microLamports + 999_999n) / 1_000_000n;
-}
-
 function u32(data: Uint8Array): number {
   return (data[1] | (data[2] << 8) | (data[3] << 16)) + data[4] * 0x1000000;
 }

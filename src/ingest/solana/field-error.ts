@@ -1,3 +1,5 @@
+import { U64_MAX } from '../../schema/amounts.js';
+
 /** A decoding problem located at a field path inside one block (`transactions[3].meta.fee`). */
 export class FieldError extends Error {
   constructor(readonly field: string, message: string) {
@@ -5,12 +7,13 @@ export class FieldError extends Error {
   }
 }
 
-/** Reads a non-negative integer (JSON number, exact bigint, or decimal string) as a bigint. */
+/** Reads a u64 (JSON number, exact bigint, or decimal string) as a bigint; anything else, or above 2^64 - 1, throws FieldError. */
 export function toU64(value: unknown, field: string): bigint {
-  if (typeof value === 'bigint' && value >= 0n) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
-  throw new FieldError(field, `expected a non-negative integer, got ${describe(value)}`);
+  const n = typeof value === 'bigint' && value >= 0n ? value : typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : undefined;
+  if (n === undefined) throw new FieldError(field, `expected a non-negative integer, got ${describe(value)}`);
+  if (n > U64_MAX) throw new FieldError(field, `${n} is out of range for u64 (max ${U64_MAX})`);
+  return n;
 }
 
 /** A short description of a JSON value for error messages. */

@@ -50,6 +50,31 @@ export class KeyEncoder {
 }
 
 /**
+ * The first signature of a getBlock entry (`{transaction, meta}`), read as cheaply as possible so that
+ * the rejection of an entry that cannot be decoded (bad meta, a value out of range) can name it;
+ * undefined when the transaction itself is unreadable.
+ */
+export function entrySignature(entry: unknown): string | undefined {
+  const raw = isObject(entry) ? entry.transaction : undefined;
+  if (isObject(raw)) {
+    const first = Array.isArray(raw.signatures) ? raw.signatures[0] : undefined;
+    return typeof first === 'string' ? first : undefined;
+  }
+  if (!Array.isArray(raw) || typeof raw[0] !== 'string' || (raw[1] !== 'base64' && raw[1] !== 'base58')) return undefined;
+  const bytes = raw[1] === 'base64' ? decodeBase64(raw[0]) : decodeBase58(raw[0]);
+  if (!bytes) return undefined;
+  // compact-u16 signature count, then the 64-byte signatures
+  let count = 0;
+  let at = 0;
+  for (let shift = 0; at < 3 && at < bytes.length; shift += 7) {
+    const byte = bytes[at++];
+    count |= (byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  return count > 0 && bytes.length >= at + 64 ? encodeBase58(bytes.subarray(at, at + 64)) : undefined;
+}
+
+/**
  * Builds the view of `raw` (the `transaction` field of a getBlock entry). `loaded` is
  * `meta.loadedAddresses`, needed for binary and `json` v0 messages. `field` prefixes error paths.
  */

@@ -1,6 +1,7 @@
 /** One getBlock transaction entry (`{transaction, meta, version}`) to its canonical rows. */
 import type { TradeRow, TransactionRow } from '../../schema/tables.js';
-import { decodeComputeBudget, priorityFee, type ComputeBudgetAnomaly } from './compute-budget.js';
+import { priorityFeeOf } from '../../schema/amounts.js';
+import { decodeComputeBudget, type ComputeBudgetAnomaly } from './compute-budget.js';
 import { describe, FieldError, isObject } from './field-error.js';
 import { readMeta, type TokenBalance } from './meta.js';
 import { defaultLimitRuleAt, type DecodeSettings } from './options.js';
@@ -66,7 +67,7 @@ export function decodeEntry(
     compute_unit_price: budget.computeUnitPrice,
     compute_unit_limit: budget.computeUnitLimit,
     compute_units_consumed: meta.computeUnitsConsumed,
-    priority_fee: priorityFee(budget.computeUnitPrice, budget.computeUnitLimit),
+    priority_fee: priorityFeeOf(budget.computeUnitPrice, budget.computeUnitLimit),
   };
   const trade = transaction.is_vote
     ? null

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeComputeBudget,
   MAX_COMPUTE_UNIT_LIMIT,
-  priorityFee,
   type DefaultLimitRule,
 } from '../../../src/ingest/solana/compute-budget.js';
+import { priorityFeeOf as priorityFee, U64_MAX } from '../../../src/schema/amounts.js';
 import { COMPUTE_BUDGET_PROGRAM, ED25519_PROGRAM, SIMD0170_BUILTIN_PROGRAMS, VOTE_PROGRAM } from '../../../src/ingest/solana/programs.js';
 import { baseFee, precompileSignatureCount } from '../../../src/ingest/solana/signatures.js';
 import type { TxInstruction } from '../../../src/ingest/solana/transaction-view.js';
@@ -88,12 +88,13 @@ describe('default compute unit limit', () => {
 });
 
 describe('fees', () => {
-  it('priority fee is ceil(price x limit / 1e6) in exact integers', () => {
+  it('priority fee is ceil(price x limit / 1e6) in exact integers, saturating at 2^64 - 1 (agave)', () => {
     expect(priorityFee(15_030n, 137_822)).toBe(2072n);
     expect(priorityFee(1n, 1)).toBe(1n);
     expect(priorityFee(0n, 1_400_000)).toBe(0n);
     expect(priorityFee(1_000_000n, 200_000)).toBe(200_000n);
-    expect(priorityFee(0xffffffffffffffffn, 1_400_000)).toBe((0xffffffffffffffffn * 1_400_000n + 999_999n) / 1_000_000n);
+    expect(priorityFee(0xffffffffffffffffn, 1_000_000)).toBe(0xffffffffffffffffn);
+    expect(priorityFee(0xffffffffffffffffn, 1_400_000)).toBe(U64_MAX);
   });
 
   it('precompile instructions add their first data byte to the charged signatures', () => {
