@@ -177,7 +177,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   function replaySource(source: ReplayInput, strict?: boolean): ReplaySource {
     const rows = isRowsSource(source);
     if (rows) return unitsFromRows(rows, (item) => validateInput(item, `replay#${++ingestCalls}`));
-    return unitsFromLoader(async (sink) => loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }));
+    return unitsFromLoader(async (sink) =>
+      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }, platform.parquetDecoder(await kernels())));
   }
 
   return {
@@ -201,7 +202,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     async load(source, options) {
       ensureOpen();
       const inputs = await expandSource(source, platform.expandPath);
-      return loadInputs(inputs, await pipeline(), options);
+      return loadInputs(inputs, await pipeline(), options, platform.parquetDecoder(await kernels()));
     },
     serve(port, serveOptions = {}) {
       ensureOpen();

@@ -8,6 +8,7 @@ import type { KernelWorkerApi } from '../src/kernels/client.js';
 import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
 import { createKernels, type Kernels } from '../src/kernels/instance.js';
 import { createMarketKernels, type MarketKernels } from '../src/kernels/market.js';
+import { createParquetDecoder } from '../src/ingest/files/parquet-decoder.js';
 
 /** Values pre-reserved at start-up, so the first calls pay no memory growth or page faults. */
 const INITIAL_VALUES = 1 << 20;
@@ -18,6 +19,7 @@ let feeKernels: FeeKernels | undefined;
 const fees = (): FeeKernels => (feeKernels ??= createFeeKernels());
 let marketKernels: MarketKernels | undefined;
 const market = (): MarketKernels => (marketKernels ??= createMarketKernels());
+const parquet = createParquetDecoder();
 
 /** A result object of typed arrays, its buffers transferred back instead of copied. */
 const transferred = <T extends object>(result: T): T =>
@@ -45,6 +47,18 @@ const api: KernelWorkerApi = {
   async blockAggregates(trades, keys, options) {
     return transferred(market().blockAggregates(trades, keys, options));
   },
+  async parquetOpen(location, options) {
+    const opened = await parquet.open(location, options);
+    return Comlink.transfer(opened, [opened.schema.buffer as ArrayBuffer]);
+  },
+  async parquetNext(handle) {
+    const bytes = await parquet.next(handle);
+    if (bytes === undefined) return undefined;
+    // parquet-wasm hands out copies that own their buffer; anything else is copied before it is given away
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    return Comlink.transfer(own, [own.buffer as ArrayBuffer]);
+  },
+  parquetClose: (handle) => parquet.close(handle),
 };
 
 const inBrowser = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';

@@ -11,7 +11,7 @@ import { slotFromName } from './solana/index.js';
 import { CsvSplitter } from './files/csv.js';
 import { truncatedArrowFile } from './files/arrow-ipc.js';
 import { detectFormat, isArrowFile, notDumpFileReason, tableFromColumns, tableFromName } from './files/detect.js';
-import { truncatedParquet } from './files/parquet.js';
+import { truncatedParquet } from './files/parquet-decoder.js';
 import { openSource, readText, type TableFileInput } from './files/read.js';
 
 /** The inputs of a load by kind, each list in load order, and the warnings about skipped files. */

@@ -10,6 +10,7 @@ import { TABLES, type TableName } from '../schema/tables.js';
 import type { FileBatch } from './files/reader.js';
 import { readTableFile, readText, type TableFileInput } from './files/read.js';
 import { readInSlotOrder } from './files/slot-order.js';
+import type { ParquetDecoder } from './files/parquet-decoder.js';
 import { IncompleteBlocks } from './incomplete-blocks.js';
 import { planLoad } from './load-plan.js';
 import { decodeGetBlockFile, readTokenList, tokenNames, type TokenName } from './solana/index.js';
@@ -73,6 +74,8 @@ async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
 /** Loads every input through the pipeline; returns the reconciled report. */
 export async function loadInputs(
   inputs: readonly TableFileInput[], pipeline: Pick<IngestPipeline, 'commit'>, options: LoadOptions = {},
+  /** Who decodes Parquet: an engine passes its kernel worker, so that decoding runs on the other core. */
+  parquet?: ParquetDecoder,
 ): Promise<IngestReport> {
   const plan = await planLoad(inputs, options);
   const report = emptyReport();
@@ -99,7 +102,8 @@ export async function loadInputs(
 
   // a tokens table names its mints as the dump's author meant: a raw block's row (names from a token list at best) does not overwrite it
   const tabled = new Set<string>();
-  for await (const chunk of mergeBySlot(plan.tokenTables.map((input) => readTableFile(input, { batchRows: options.batchRows })))) {
+  const read = { batchRows: options.batchRows, parquet };
+  for await (const chunk of mergeBySlot(plan.tokenTables.map((input) => readTableFile(input, read)))) {
     for (const batch of chunk) for (const mint of batch.rows.getChild('mint')?.toArray() ?? []) tabled.add(mint as string);
     await commit(chunk);
   }
@@ -121,7 +125,7 @@ export async function loadInputs(
       yield* batchesOf({ ...decoded, tokens: decoded.tokens.filter((t) => !tabled.has(t.mint)) }, input.name);
     }
   }
-  const tableStreams = plan.slotTables.map((input) => readInSlotOrder(input, { batchRows: options.batchRows }, (w) => own.warnings.push(w)));
+  const tableStreams = plan.slotTables.map((input) => readInSlotOrder(input, read, (w) => own.warnings.push(w)));
   for await (const chunk of readAhead(mergeBySlot([rawBlocks(), ...tableStreams]))) await commit(chunk);
   files += plan.slotTables.length;
 

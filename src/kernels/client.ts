@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
 import type { BlockAggregates, BlockOptions, Candles, TradeColumns } from './market.js';
+import type { ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
 
 /** What workers/kernel.worker.ts exposes over Comlink. */
 export interface KernelWorkerApi {
@@ -20,6 +21,10 @@ export interface KernelWorkerApi {
   candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
   /** Per-group trade aggregates with outlier trimming (src/kernels/market.ts). */
   blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
+  /** Parquet decoding (src/ingest/files/parquet-decoder.ts): each batch's IPC bytes transferred back. */
+  parquetOpen(location: ParquetLocation, options: ParquetReadOptions): Promise<{ handle: number; schema: Uint8Array }>;
+  parquetNext(handle: number): Promise<Uint8Array | undefined>;
+  parquetClose(handle: number): Promise<void>;
 }
 
 /** The kernels, running in a worker. */
@@ -37,6 +42,8 @@ export interface KernelClient {
   candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
   /** Per-group trade aggregates; the trade columns are copied, the result's buffers transferred back. */
   blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
+  /** Parquet files decoded in the worker, on the other core: a Node path or a browser File is read there. */
+  readonly parquet: ParquetDecoder;
   /** Terminates the worker; calls still in flight reject. */
   close(): Promise<void>;
 }
@@ -86,6 +93,11 @@ export function createKernelClient(
     },
     candles: (trades, width) => call(() => remote.candles(trades, width)),
     blockAggregates: (trades, keys, options) => call(() => remote.blockAggregates(trades, keys, options)),
+    parquet: {
+      open: (location, options) => call(() => remote.parquetOpen(location, options)),
+      next: (handle) => call(() => remote.parquetNext(handle)),
+      close: (handle) => call(() => remote.parquetClose(handle)),
+    },
     ready: () =>
       call(() => remote.ready()).catch(async (error: unknown) => {
         await fail(error instanceof Error ? error : new Error(String(error)));

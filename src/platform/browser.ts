@@ -2,12 +2,14 @@
 import { startBrowserKernelWorker } from '../kernels/worker-browser.js';
 import { openDuckDBBrowser, type BrowserDuckDBOptions } from '../store/duckdb-browser.js';
 import type { Platform } from './platform.js';
+import { localParquetDecoder } from '../ingest/files/parquet.js';
 
 /** The browser platform, with DuckDB-WASM's bundle taken from where `duckdb` says it is hosted. */
 export function createBrowserPlatform(duckdb: BrowserDuckDBOptions = {}): Platform {
   return {
     openSql: () => openDuckDBBrowser(duckdb),
     startKernels: () => startBrowserKernelWorker(),
+    parquetDecoder: () => localParquetDecoder(),
     async expandPath(path) {
       throw new Error(`cannot load the path ${path} in a browser: pass File, Blob or Uint8Array objects`);
     },

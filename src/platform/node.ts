@@ -68,4 +68,5 @@ export const nodePlatform: Platform = {
   openSql: () => openDuckDBNode(),
   expandPath,
   startKernels: startNodeKernelWorker,
+  parquetDecoder: (kernels) => kernels.parquet,
 };

@@ -7,6 +7,7 @@ import { readCsv } from './csv.js';
 import { detectFormat, tableFromName, type FileFormat } from './detect.js';
 import { readNdjson } from './ndjson.js';
 import { readParquet } from './parquet.js';
+import type { ParquetDecoder, ParquetLocation } from './parquet-decoder.js';
 import { DEFAULT_BATCH_ROWS, type FileBatch, type ReaderContext } from './reader.js';
 import { decodeUtf8 } from './text.js';
 import { blobSource, bytesSource, streamSource, type ByteSource, type ByteStreamLike } from './source.js';
@@ -38,6 +39,8 @@ export interface ReadTableOptions {
   table?: TableName;
   /** The format, when neither the extension nor the magic bytes should decide. */
   format?: FileFormat;
+  /** Who decodes Parquet (an engine's kernel worker); parquet-wasm in this thread when absent. */
+  parquet?: ParquetDecoder;
 }
 
 /** The bytes of an input, whichever way it holds them. */
@@ -50,6 +53,14 @@ export async function openSource(input: TableFileInput): Promise<ByteSource> {
   // Loaded only when a path is given, so that non-Node platforms never load node:fs.
   const { pathSource } = await import('./node-source.js');
   return pathSource(input.path!);
+}
+
+/** Where a Parquet input is, in a form a worker can be given (a one-shot stream is read into bytes). */
+export async function parquetLocation(input: TableFileInput, source: ByteSource): Promise<ParquetLocation> {
+  if (input.path !== undefined) return { path: input.path };
+  if (input.blob !== undefined) return { blob: input.blob };
+  if (input.bytes !== undefined) return { bytes: input.bytes };
+  return { bytes: new Uint8Array(await (await source.blob()).arrayBuffer()) };
 }
 
 /** The whole content of an input as text (UTF-8). */
@@ -80,6 +91,6 @@ export async function* readTableFile(input: TableFileInput, options: ReadTableOp
     case 'ndjson': yield* readNdjson(source.chunks(), context); break;
     case 'csv': yield* readCsv(source.chunks(), context); break;
     case 'arrow': yield* readArrowIpc(source, context); break;
-    case 'parquet': yield* readParquet(await source.blob(), context); break;
+    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet); break;
   }
 }

@@ -10,10 +10,9 @@ import { tableFromIPC, RecordBatchReader, type Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from '../arrow.js';
 import { blobFileHandle } from './arrow-ipc.js';
 import { detectFormat, isArrowFile } from './detect.js';
-import { loadParquetWasm } from './parquet-wasm.js';
-import { readTableFile, openSource, type ReadTableOptions, type TableFileInput } from './read.js';
+import { localParquetDecoder } from './parquet.js';
+import { openSource, parquetLocation, readTableFile, type ReadTableOptions, type TableFileInput } from './read.js';
 import { DEFAULT_BATCH_ROWS, type FileBatch } from './reader.js';
-import { iterate } from './source.js';
 
 /** Reads `input` like readTableFile, in slot order; `warn` hears when it had to sort. */
 export async function* readInSlotOrder(
@@ -63,18 +62,15 @@ async function* slotColumns(input: TableFileInput, options: ReadTableOptions): A
   const source = await openSource(input);
   const format = options.format ?? detectFormat(input.name, await source.head(8));
   if (format === 'parquet') {
-    const parquet = await loadParquetWasm();
-    let file;
-    file = await parquet.ParquetFile.fromFile(await source.blob());
+    const decoder = options.parquet ?? localParquetDecoder();
+    const { handle, schema } = await decoder.open(await parquetLocation(input, source), { batchRows: DEFAULT_BATCH_ROWS, columns: ['slot'] });
     try {
-      const schema = tableFromIPC(file.schema().intoIPCStream()).schema;
-      if (!schema.fields.some((f) => f.name === 'slot')) return;
-      const stream = await file.stream({ columns: ['slot'], batchSize: DEFAULT_BATCH_ROWS, concurrency: 1 });
-      for await (const batch of iterate(stream as ReadableStream<{ intoIPCStream(): Uint8Array }>)) {
-        yield slotValues(tableFromIPC(batch.intoIPCStream()));
+      if (!tableFromIPC(schema).schema.fields.some((f) => f.name === 'slot')) return;
+      for (let bytes = await decoder.next(handle); bytes !== undefined; bytes = await decoder.next(handle)) {
+        yield slotValues(tableFromIPC(bytes));
       }
     } finally {
-      file.free();
+      await decoder.close(handle);
     }
   } else if (format === 'arrow') {
     const head = await source.head(6);
