@@ -49,15 +49,16 @@ function e2eStages(f: Figure): string {
   return `Of chainlens' ${value(f, 'chainlens_cpu_s').toFixed(1)} s of CPU (${value(f, 'chainlens_wall_s').toFixed(1)} s wall, of which ` +
     `${value(f, 'chainlens_load_s').toFixed(1)} s load), the profile puts ${pct(f, 'decode')} in decoding, ${pct(f, 'validate')} in row-by-row validation, ` +
     `${pct(f, 'compute')} in computing the methods' per-block state, ${pct(f, 'store')} in the store (DuckDB-WASM, in its own thread) and ${pct(f, 'other')} elsewhere ` +
-    `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s: ` +
-    `${serving('decode')} decoding (parquet-wasm to Arrow, the column checks), ${serving('compute')} on the methods' per-block state, ` +
+    `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s ` +
+    `in the profiled run (slower than the timed one): ${serving('decode')} decoding (mapping the Arrow batches the kernel worker decoded ` +
+    `from Parquet, the column checks), ${serving('compute')} on the methods' per-block state, ` +
     `${serving('store')} making what the store keeps (Arrow IPC for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere, ` +
-    'most of it garbage collection. The database and the kernels ' +
-    'run in their own threads beside it; the second core is idle most of the load.';
+    'most of it garbage collection. Beside it the kernel worker decodes Parquet (parquet-wasm) and runs the kernels, and the ' +
+    'database writes in its own thread.';
 }
 
-const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md): Parquet decoding and the column checks on the other core (a ' +
-  'worker handing over Arrow IPC the serving thread maps without a copy); fewer objects per block (top-list entries, block ' +
+const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md): the column checks on the other core too (Parquet ' +
+  'decoding already runs in the kernel worker); fewer objects per block (top-list entries, block ' +
   'statistics and stream updates as typed columns: most of the garbage collection); more of the methods\' history computed on ' +
   'first ask (block fees, fee windows and candles are still made per block for every pair and window at load). The peers show the ' +
   'budget: they read only the columns the answers need, vectorized, on every core.';
