@@ -178,7 +178,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     const rows = isRowsSource(source);
     if (rows) return unitsFromRows(rows, (item) => validateInput(item, `replay#${++ingestCalls}`));
     return unitsFromLoader(async (sink) =>
-      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }, platform.parquetDecoder(await kernels())));
+      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }, (await kernels()).parquet));
   }
 
   return {
@@ -202,7 +202,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     async load(source, options) {
       ensureOpen();
       const inputs = await expandSource(source, platform.expandPath);
-      return loadInputs(inputs, await pipeline(), options, platform.parquetDecoder(await kernels()));
+      return loadInputs(inputs, await pipeline(), options, (await kernels()).parquet);
     },
     serve(port, serveOptions = {}) {
       ensureOpen();

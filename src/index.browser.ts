@@ -19,6 +19,7 @@ export interface BrowserEngineOptions extends EngineOptions {
 /** Creates an engine (browser). */
 export function createEngine(options: BrowserEngineOptions = {}): Promise<Engine> {
   const { duckdb, parquetWasm, ...engineOptions } = options;
+  // the kernel worker decodes the engine's Parquet files; a reader used without an engine decodes here
   if (parquetWasm !== undefined) configureParquetWasm({ build: 'esm', wasm: parquetWasm });
-  return createEngineOn(createBrowserPlatform(duckdb), engineOptions);
+  return createEngineOn(createBrowserPlatform(duckdb, parquetWasm), engineOptions);
 }

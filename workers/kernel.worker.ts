@@ -9,6 +9,7 @@ import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
 import { createKernels, type Kernels } from '../src/kernels/instance.js';
 import { createMarketKernels, type MarketKernels } from '../src/kernels/market.js';
 import { createParquetDecoder } from '../src/ingest/files/parquet-decoder.js';
+import { configureParquetWasm } from '../src/ingest/files/parquet-wasm.js';
 
 /** Values pre-reserved at start-up, so the first calls pay no memory growth or page faults. */
 const INITIAL_VALUES = 1 << 20;
@@ -46,6 +47,9 @@ const api: KernelWorkerApi = {
   },
   async blockAggregates(trades, keys, options) {
     return transferred(market().blockAggregates(trades, keys, options));
+  },
+  async configureParquet(wasm) {
+    configureParquetWasm({ build: 'esm', wasm });
   },
   async parquetOpen(location, options) {
     const opened = await parquet.open(location, options);

@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
 import type { BlockAggregates, BlockOptions, Candles, TradeColumns } from './market.js';
 import type { ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
+import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
 
 /** What workers/kernel.worker.ts exposes over Comlink. */
 export interface KernelWorkerApi {
@@ -21,6 +22,8 @@ export interface KernelWorkerApi {
   candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
   /** Per-group trade aggregates with outlier trimming (src/kernels/market.ts). */
   blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
+  /** Where the worker's parquet-wasm (esm build) takes its wasm from: a page's `parquetWasm` setting. */
+  configureParquet(wasm: PostableParquetWasm): Promise<void>;
   /** Parquet decoding (src/ingest/files/parquet-decoder.ts): each batch's IPC bytes transferred back. */
   parquetOpen(location: ParquetLocation, options: ParquetReadOptions): Promise<{ handle: number; schema: Uint8Array }>;
   parquetNext(handle: number): Promise<Uint8Array | undefined>;
@@ -44,6 +47,8 @@ export interface KernelClient {
   blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
   /** Parquet files decoded in the worker, on the other core: a Node path or a browser File is read there. */
   readonly parquet: ParquetDecoder;
+  /** Sets where the worker's parquet-wasm takes its wasm from (browsers; before the first Parquet file). */
+  configureParquet(wasm: PostableParquetWasm): Promise<void>;
   /** Terminates the worker; calls still in flight reject. */
   close(): Promise<void>;
 }
@@ -93,6 +98,7 @@ export function createKernelClient(
     },
     candles: (trades, width) => call(() => remote.candles(trades, width)),
     blockAggregates: (trades, keys, options) => call(() => remote.blockAggregates(trades, keys, options)),
+    configureParquet: (wasm) => call(() => remote.configureParquet(wasm)),
     parquet: {
       open: (location, options) => call(() => remote.parquetOpen(location, options)),
       next: (handle) => call(() => remote.parquetNext(handle)),

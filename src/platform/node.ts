@@ -68,5 +68,4 @@ export const nodePlatform: Platform = {
   openSql: () => openDuckDBNode(),
   expandPath,
   startKernels: startNodeKernelWorker,
-  parquetDecoder: (kernels) => kernels.parquet,
 };

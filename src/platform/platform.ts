@@ -1,6 +1,5 @@
 /** What differs between Node and browsers, injected into the engine by the entry files. */
 import type { PathExpander } from '../ingest/sources.js';
-import type { ParquetDecoder } from '../ingest/files/parquet-decoder.js';
 import type { KernelClient } from '../kernels/client.js';
 import type { SqlConnection } from '../store/sql-connection.js';
 
@@ -11,9 +10,4 @@ export interface Platform {
   expandPath: PathExpander;
   /** Starts a kernel worker (worker_threads in Node, a module Web Worker in a browser). */
   startKernels(): Promise<KernelClient>;
-  /**
-   * Who decodes Parquet files for a load: in Node the kernel worker, on the other core (it opens the
-   * file by its path); in a browser, for now, the page's own thread, where `parquetWasm` configures it.
-   */
-  parquetDecoder(kernels: KernelClient): ParquetDecoder;
 }

@@ -46,6 +46,18 @@ async function loadEsm(): Promise<ParquetWasm> {
  */
 const NODE_BUILD = 'parquet-wasm/node';
 
+/** The forms of a ParquetWasmSource that can be posted to a worker (a URL as its text, a Response as its bytes). */
+export type PostableParquetWasm = BufferSource | WebAssembly.Module | string;
+
+/** `source` in a form that can be posted to a worker. */
+export async function postableParquetWasm(source: ParquetWasmSource): Promise<PostableParquetWasm> {
+  if (source instanceof URL) return source.href;
+  if (typeof Response !== 'undefined' && (source instanceof Response || source instanceof Promise)) {
+    return new Uint8Array(await (await source).arrayBuffer());
+  }
+  return source as PostableParquetWasm;
+}
+
 /** parquet-wasm, loaded and initialised (memoised). */
 export function loadParquetWasm(): Promise<ParquetWasm> {
   const build = configured.build ?? (isNode() ? 'node' : 'esm');
