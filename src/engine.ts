@@ -117,7 +117,15 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   let opening: Promise<IngestPipeline> | undefined;
   let kernelWorker: Promise<KernelClient> | undefined;
   // the kernel worker starts with the first data that needs it, not with the engine
-  const kernels = () => (kernelWorker ??= platform.startKernels());
+  let kernelClient: KernelClient | undefined;
+  // a worker that failed (a decoder trap on a corrupt file, a crash) is replaced on next use
+  const kernels = () => {
+    if (kernelWorker === undefined || kernelClient?.failed) {
+      kernelClient = undefined;
+      kernelWorker = platform.startKernels().then((client) => (kernelClient = client));
+    }
+    return kernelWorker;
+  };
   // the hub is made below, with the context it needs; the engines ask it through this
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
   // runs a task in the pipeline's queue; before the first ingest nothing can commit: the task runs at once

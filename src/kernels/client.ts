@@ -49,6 +49,8 @@ export interface KernelClient {
   readonly parquet: ParquetDecoder;
   /** Sets where the worker's parquet-wasm takes its wasm from (browsers; before the first Parquet file). */
   configureParquet(wasm: PostableParquetWasm): Promise<void>;
+  /** Whether the worker has failed (crashed, exited, or closed): every call rejects from then on. */
+  readonly failed: boolean;
   /** Terminates the worker; calls still in flight reject. */
   close(): Promise<void>;
 }
@@ -110,6 +112,9 @@ export function createKernelClient(
         throw error;
       }),
     fail,
+    get failed() {
+      return failure !== undefined;
+    },
     close: () => fail(new Error('kernel worker closed')),
   };
 }

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Table, tableToIPC } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateBlocks } from '../../src/generate/market.js';
+import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine } from '../../src/index.node.js';
 import { rowsToTable } from '../../src/ingest/arrow.js';
 import { CsvSplitter, MAX_MULTILINE_RECORD } from '../../src/ingest/files/csv.js';
@@ -88,6 +90,27 @@ describe('truncated binary files', () => {
         await expect(engine.load(path)).rejects.toThrow(new RegExp(`cut\\.blocks\\.(arrow|parquet): truncated (Arrow IPC|Parquet) file`));
       }
       expect(await engine.call('chain::market::ingestion', {})).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('corrupt Parquet row group (footer intact): the load rejects naming the file; the engine goes on with a new kernel worker', async () => {
+    const path = join(dir, 'corrupt.blocks.parquet');
+    const writer = await createTableFileWriter(path, 'parquet', 'blocks'); // compressed, as dumps are
+    await writer.write(blockRows(1000, 5000));
+    await writer.close();
+    const bytes = readFileSync(path);
+    bytes.fill(0xab, 200, 2000); // inside the row group's compressed data, the footer untouched: parquet-wasm traps
+    writeFileSync(path, bytes);
+    const engine = await createEngine();
+    try {
+      await expect(engine.load(path)).rejects.toThrow(/^corrupt\.blocks\.parquet: not a readable Parquet file/);
+      // a block with transactions needs the kernels: the worker that failed on the file was replaced
+      const [block] = [...generateBlocks({ blocks: 1, txPerBlock: 10, seed: 'after-corrupt' })];
+      const report = await engine.ingest({ blocks: [block!.block], transactions: block!.transactions });
+      expect(report.rejected).toBe(0);
+      expect(await engine.call('chain::priorityfee::block', {})).toHaveLength(1);
     } finally {
       await engine.close();
     }

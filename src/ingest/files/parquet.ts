@@ -27,7 +27,9 @@ export async function* readParquet(
   try {
     opened = await decoder.open(location, { batchRows: context.batchRows });
   } catch (error) {
-    throw named(error);
+    // the decoder's own messages say what is wrong; anything else is parquet-wasm failing on the bytes
+    const told = /^(truncated|not a readable)/.test(String((error as Error)?.message));
+    throw named(error, told ? '' : 'not a readable Parquet file (the decoder failed on its bytes): ');
   }
   const { handle } = opened;
   try {
