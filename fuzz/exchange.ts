@@ -23,30 +23,23 @@ const MAX_ERROR_CHARS = 2_048;
 
 /** Makes a generated body concrete: fresh ids from `nextId`, Deep markers nested, text damaged. */
 export function prepare(shape: unknown, transport: Transport, damage: TextDamage, nextId: () => number): Prepared {
-  const ids: number[] = [];
   // markers sit at most three levels down (body, request, params); below that values go as generated (cycles included)
-  const materialize = (value: unknown, top: boolean, depth = 0): unknown => {
-    if (value === FRESH_ID) {
-      const id = nextId();
-      return id;
-    }
+  const materialize = (value: unknown, depth: number): unknown => {
+    if (value === FRESH_ID) return nextId();
     if (value instanceof Deep) return transport.endsWith('-text') ? `\u0000DEEP${value.depth}\u0000` : nested(value.depth);
-    if (Array.isArray(value) && top) return value.map((v) => materialize(v, false, depth + 1));
-    if (depth < 3 && value !== null && typeof value === 'object' && !Array.isArray(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    if (Array.isArray(value)) return depth === 0 ? value.map((v) => materialize(v, 1)) : value;
+    if (depth < 3 && value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
-        Object.defineProperty(out, key, { value: materialize((value as Record<string, unknown>)[key], false, depth + 1), enumerable: true, writable: true, configurable: true });
+        // defined, not assigned: a generated `__proto__` key stays an own member
+        Object.defineProperty(out, key, { value: materialize((value as Record<string, unknown>)[key], depth + 1), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
     return value;
   };
-  const object = materialize(shape, true);
-  if (transport.endsWith('-object')) {
-    const expected = expectation(object);
-    ids.push(...expected.ids);
-    return { payload: object, ids, single: expected.single };
-  }
+  const object = materialize(shape, 0);
+  if (transport.endsWith('-object')) return { payload: object, ...expectation(object) };
   let text = JSON.stringify(object).replace(/"\\u0000DEEP(\d+)\\u0000"/g, (_, d: string) => nestedText(Number(d)));
   if (damage.kind === 'truncate') text = text.slice(0, damage.at % (text.length + 1));
   if (damage.kind === 'insert') {
@@ -59,8 +52,7 @@ export function prepare(shape: unknown, transport: Transport, damage: TextDamage
   } catch {
     return { payload: text, ids: [], single: true };
   }
-  const expected = expectation(parsed);
-  return { payload: text, ids: expected.ids, single: expected.single };
+  return { payload: text, ...expectation(parsed) };
 }
 
 /** The ids a body's reply must carry: each request object's own safe-integer id. */

@@ -192,6 +192,16 @@ export class IngestPipeline {
     const parts = gather(batches);
     const rejectRow = (table: TableName, i: number, field: string, message: string) =>
       report.rejections.push({ ...origin(parts[table]!, i), field, message });
+    /** Rejects the rows that repeat an earlier row's key (the slot, then `keys`), naming the last key column. */
+    const rejectRepeats = (table: TableName, slots: BigUint64Array, keys: readonly string[], keep: Uint8Array | undefined, what: string) => {
+      const columns = keys.map((c) => parts[table]!.table.getChild(c)!.toArray() as Uint32Array);
+      for (const i of repeatedRows(slots, columns, keep)) {
+        (keep ??= new Uint8Array(slots.length).fill(1))[i] = 0;
+        const key = keys.map((c, k) => `${c} ${columns[k]![i]}`).join(', ');
+        rejectRow(table, i, keys.at(-1)!, `a second row for the ${what} at slot ${slots[i]}, ${key}`);
+      }
+      return keep;
+    };
 
     const newest = this.#newestSlot;
     const stale = (slot: bigint) => newest !== undefined && slot <= newest;
@@ -225,16 +235,12 @@ export class IngestPipeline {
         out.fill(0, from, to);
         for (let i = from; i < to; i++) rejectRow('transactions', i, 'slot', message);
       }
-      const index = parts.transactions.table.getChild('index')!.toArray() as Uint32Array;
-      for (const i of repeatedRows(slots, [index], out)) {
-        (out ??= new Uint8Array(slots.length).fill(1))[i] = 0;
-        rejectRow('transactions', i, 'index', `a second row for the transaction at slot ${slots[i]}, index ${index[i]}`);
-      }
-      keep.transactions = out;
+      keep.transactions = rejectRepeats('transactions', slots, ['index'], out, 'transaction');
     }
-    if (parts.trades) {
-      const { slots, times } = columns(parts.trades.table, 'timestamp');
-      let out = mask(slots.length, (i) => {
+    const tradeColumns = parts.trades && columns(parts.trades.table, 'timestamp');
+    if (tradeColumns) {
+      const { slots, times } = tradeColumns;
+      const out = mask(slots.length, (i) => {
         if (stale(slots[i])) return rejectRow('trades', i, 'slot', staleMessage(slots[i])), false;
         const time = blockTime.get(slots[i]);
         if (time !== undefined && time !== times![i]) {
@@ -242,16 +248,10 @@ export class IngestPipeline {
         }
         return true;
       });
-      const table = parts.trades.table;
-      const [txIndex, fillIndex] = ['tx_index', 'fill_index'].map((c) => table.getChild(c)!.toArray() as Uint32Array);
-      for (const i of repeatedRows(slots, [txIndex!, fillIndex!], out)) {
-        (out ??= new Uint8Array(slots.length).fill(1))[i] = 0;
-        rejectRow('trades', i, 'fill_index', `a second row for the trade at slot ${slots[i]}, tx_index ${txIndex![i]}, fill_index ${fillIndex![i]}`);
-      }
-      keep.trades = out;
+      keep.trades = rejectRepeats('trades', slots, ['tx_index', 'fill_index'], out, 'trade');
     }
 
-    const retimed = clampTimes(this.#newestTime, blockTime, parts.trades && { ...columns(parts.trades.table, 'timestamp'), keep: keep.trades });
+    const retimed = clampTimes(this.#newestTime, blockTime, tradeColumns && { ...tradeColumns, keep: keep.trades });
     report.warnings.push(...retimed.warnings);
     for (const [slot, time] of retimed.blocks) blockTime.set(slot, time);
 

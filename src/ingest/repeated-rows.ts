@@ -6,18 +6,24 @@
 
 /** Rows (ascending) whose key, the slot and then `keys`, equals an earlier row's; only rows with `live[i]` take part. */
 export function repeatedRows(slots: BigUint64Array, keys: readonly ArrayLike<number>[], live?: Uint8Array): number[] {
-  const n = slots.length;
   const compare = (a: number, b: number): number => {
     if (slots[a] !== slots[b]) return slots[a]! < slots[b]! ? -1 : 1;
     for (const k of keys) if (k[a] !== k[b]) return k[a]! - k[b]!;
     return 0;
   };
-  let rows: number[] | Uint32Array = [];
-  for (let i = 0; i < n; i++) if (!live || live[i] === 1) (rows as number[]).push(i);
+  const taking = (i: number) => !live || live[i] === 1;
+  // the usual case, rows in strict key order: one pass, nothing allocated
+  let previous = -1;
   let ordered = true;
-  for (let j = 1; j < rows.length && ordered; j++) ordered = compare(rows[j - 1]!, rows[j]!) < 0;
+  for (let i = 0; i < slots.length && ordered; i++) {
+    if (!taking(i)) continue;
+    ordered = previous < 0 || compare(previous, i) < 0;
+    previous = i;
+  }
   if (ordered) return [];
-  rows = Uint32Array.from(rows).sort((a, b) => compare(a, b) || a - b);
+  const rows: number[] = [];
+  for (let i = 0; i < slots.length; i++) if (taking(i)) rows.push(i);
+  rows.sort((a, b) => compare(a, b) || a - b);
   const repeats: number[] = [];
   for (let j = 1; j < rows.length; j++) if (compare(rows[j - 1]!, rows[j]!) === 0) repeats.push(rows[j]!);
   return repeats.sort((a, b) => a - b);

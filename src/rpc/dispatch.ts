@@ -6,7 +6,7 @@ import { encodeRecord, type WireRecord } from '../schema/encode.js';
 import type { MethodContext } from '../methods/context.js';
 import type { MethodDefinition } from '../methods/method.js';
 import { ErrorCode, invalidParam, invalidRequest, RpcError, toErrorObject, type RpcErrorObject } from './errors.js';
-import { echo, nestsDeeperThan } from './echo.js';
+import { cut, echo, nestsDeeperThan } from './echo.js';
 import { MAX_BATCH, MAX_METHOD_CHARS, MAX_PARAMS_NESTING } from './limits.js';
 import { validateParams } from './params.js';
 import { closest } from './suggest.js';
@@ -156,7 +156,7 @@ function unknownMethod(method: string, target: Pick<DispatchTarget, 'methods' | 
   const names = [...target.methods.keys(), ...(target.extra?.keys() ?? [])];
   // a name longer than any method's is no typo of one: no comparison, and only its start is repeated
   const suggestion = method.length <= MAX_METHOD_CHARS ? closest(method, names) : undefined;
-  const shown = method.length <= MAX_METHOD_CHARS ? method : `${method.slice(0, MAX_METHOD_CHARS)}…`;
+  const shown = cut(method, MAX_METHOD_CHARS);
   return new RpcError({
     code: ErrorCode.MethodNotFound,
     message: `method not found: '${shown}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,

@@ -12,24 +12,21 @@ export function echo(value: unknown, max = ECHO_CHARS): string {
   // an explicit stack instead of recursion: depth costs memory, not the call stack
   const stack: unknown[] = [value];
   const seen = new Set<object>();
-  const write = (s: string) => {
-    out += s;
-  };
   while (stack.length > 0 && out.length <= max) {
     const item = stack.pop();
     if (item instanceof Token) {
-      write(item.text);
+      out += item.text;
       continue;
     }
-    if (item === null || item === undefined) write(String(item));
-    else if (typeof item === 'string') write(JSON.stringify(item.length > max ? item.slice(0, max + 1) : item));
-    else if (typeof item === 'bigint') write(`${item}n`);
-    else if (typeof item === 'number' || typeof item === 'boolean') write(String(item));
-    else if (typeof item === 'function') write('[function]');
-    else if (typeof item === 'symbol') write('[symbol]');
+    if (item === null || item === undefined) out += String(item);
+    else if (typeof item === 'string') out += JSON.stringify(item.length > max ? item.slice(0, max + 1) : item);
+    else if (typeof item === 'bigint') out += `${item}n`;
+    else if (typeof item === 'number' || typeof item === 'boolean') out += String(item);
+    else if (typeof item === 'function') out += '[function]';
+    else if (typeof item === 'symbol') out += '[symbol]';
     else if (typeof item === 'object') {
       if (seen.has(item)) {
-        write('[cycle]');
+        out += '[cycle]';
         continue;
       }
       seen.add(item);
@@ -38,7 +35,7 @@ export function echo(value: unknown, max = ECHO_CHARS): string {
       try {
         keys = isArray ? [] : Object.keys(item);
       } catch {
-        write('[unreadable]');
+        out += '[unreadable]';
         continue;
       }
       const parts: unknown[] = [new Token(isArray ? '[' : '{')];
@@ -52,7 +49,7 @@ export function echo(value: unknown, max = ECHO_CHARS): string {
       if (length > max) parts.push(new Token(',…'));
       parts.push(new Token(isArray ? ']' : '}'));
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
-    } else write(String(item));
+    } else out += String(item);
   }
   return out.length > max || stack.length > 0 ? `${out.slice(0, max)}…` : out;
 }

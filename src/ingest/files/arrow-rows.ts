@@ -69,9 +69,9 @@ export async function* validateRecordBatches(
   function* emit(all: boolean): Generator<FileBatch> {
     while (keptRows >= context.batchRows || (all && keptRows > 0)) {
       const n = Math.min(keptRows, context.batchRows);
-      const all = new Table(kept);
-      const rows = all.slice(0, n);
-      kept = all.slice(n).batches;
+      const held = new Table(kept);
+      const rows = held.slice(0, n);
+      kept = held.slice(n).batches;
       keptRows -= n;
       const rowNumbers = new Uint32Array(n);
       for (let i = 0; i < n; i++) rowNumbers[i] = ++row;

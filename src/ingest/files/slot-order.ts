@@ -19,13 +19,13 @@ export async function* readInSlotOrder(
   input: TableFileInput, options: ReadTableOptions, warn: (message: string) => void,
 ): AsyncGenerator<FileBatch> {
   // a one-shot stream cannot be read twice: its batches are held while they are checked
-  if (input.stream === undefined && (await slotsAscending(input, options))) {
+  if (input.stream === undefined && (await slotsAscending(slotColumns(input, options)))) {
     yield* readTableFile(input, options);
     return;
   }
   const batches: FileBatch[] = [];
   for await (const batch of readTableFile(input, options)) batches.push(batch);
-  if (batches.every((b, i) => ascending(b.rows, i === 0 ? undefined : lastSlot(batches[i - 1]!.rows)))) {
+  if (await slotsAscending(batches.map((b) => slotValues(b.rows)))) {
     yield* batches;
     return;
   }
@@ -38,10 +38,10 @@ export async function* readInSlotOrder(
  * A file this pass cannot read counts as in order: the reading pass then reports what is wrong with
  * it, naming the file, as it would without this pass.
  */
-async function slotsAscending(input: TableFileInput, options: ReadTableOptions): Promise<boolean> {
+async function slotsAscending(columns: AsyncIterable<SlotValues> | Iterable<SlotValues>): Promise<boolean> {
   let previous: bigint | number | undefined;
   try {
-    for await (const slots of slotColumns(input, options)) {
+    for await (const slots of columns) {
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i];
         if (slot === null || slot === undefined) continue; // an invalid row: rejected whatever its place
@@ -93,23 +93,6 @@ function slotValues(table: Table): SlotValues {
   const column = table.getChild('slot');
   if (!column) return [];
   return column.nullCount > 0 ? column.toJSON() as SlotValues : column.toArray() as SlotValues;
-}
-
-function lastSlot(rows: Table): bigint | undefined {
-  const slots = rows.getChild('slot');
-  return slots && rows.numRows > 0 ? (slots.get(rows.numRows - 1) as bigint) : undefined;
-}
-
-/** Whether a batch's slots never decrease, starting from `from`. */
-function ascending(rows: Table, from: bigint | undefined): boolean {
-  const slots = rows.getChild('slot')?.toArray() as BigUint64Array | undefined;
-  if (!slots) return true;
-  let previous = from;
-  for (const slot of slots) {
-    if (previous !== undefined && slot < previous) return false;
-    previous = slot;
-  }
-  return true;
 }
 
 /**
