@@ -9,7 +9,6 @@ import type { WireType } from './wire.js';
 const NEVER_NULL: ReadonlySet<string> = new Set(NEVER_NULL_FIELDS);
 
 const NS_PER_SECOND = 1_000_000_000n;
-const NS_PER_DAY = 86_400n * NS_PER_SECOND;
 
 /** Rewrites a JS number string (maybe in exponent form, e.g. "1.5e-7") as a plain decimal. */
 function plainDecimal(text: string): string {
@@ -55,18 +54,22 @@ export function encodeInteger(value: number | bigint): string {
   return String(value);
 }
 
+/** The date and time of the last second encoded: the records of a block or a candle share it. */
+let lastSecond: { seconds: bigint; text: string } | undefined;
+
 /** Nanoseconds since the Unix epoch as ISO-8601 UTC with exactly 9 fraction digits and Z. */
 export function encodeTimestamp(ns: bigint): string {
-  let days = ns / NS_PER_DAY;
-  let rest = ns % NS_PER_DAY;
-  if (rest < 0n) {
-    rest += NS_PER_DAY;
-    days -= 1n;
+  let seconds = ns / NS_PER_SECOND;
+  let fraction = ns - seconds * NS_PER_SECOND;
+  if (fraction < 0n) {
+    fraction += NS_PER_SECOND;
+    seconds -= 1n;
   }
-  const date = new Date(Number(days) * 86_400_000 + Number(rest / 1_000_000n));
-  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
-  const fraction = (rest % NS_PER_SECOND).toString().padStart(9, '0');
-  return `${iso.slice(0, 19)}.${fraction}Z`;
+  if (lastSecond?.seconds !== seconds) {
+    // YYYY-MM-DDTHH:MM:SS of .toISOString()'s YYYY-MM-DDTHH:MM:SS.mmmZ
+    lastSecond = { seconds, text: new Date(Number(seconds) * 1000).toISOString().slice(0, 19) };
+  }
+  return `${lastSecond.text}.${fraction.toString().padStart(9, '0')}Z`;
 }
 
 /** Nanoseconds as an ISO-8601 duration: PT[nH][nM][n[.f]S], hours never folded into days, PT0S for 0. */
