@@ -47,7 +47,7 @@ const TABLES = ['blocks', 'transactions', 'trades', 'tokens'] as const;
 const REPLAY_RETAIN = '15m';
 
 /** What a strategy would watch: every method once, windows up to an hour. */
-const REPLAY_STREAMS: readonly (readonly [string, Record<string, unknown>])[] = [
+export const REPLAY_STREAMS: readonly (readonly [string, Record<string, unknown>])[] = [
   ['chain::market::token', {}],
   ['chain::priorityfee::block', {}],
   ['chain::priorityfee::fee', { window: '1h' }],

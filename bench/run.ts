@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bandwidthFigure } from './bandwidth.js';
 import { e2eFigures } from './e2e/figures.js';
+import { longReplayFigures } from './e2e/long-replay.js';
 import type { Figure } from './harness.js';
 import { ingestFigures } from './ingest.js';
 import { feeFigures } from './kernels-fees.js';
@@ -44,6 +45,7 @@ const FAMILY_RUNNERS: Record<Family, (options: BenchOptions) => Promise<Figure |
   startup: startupFigures,
   ingest: ingestFigures,
   e2e: e2eFigures,
+  longrun: longReplayFigures,
 };
 
 /** Runs the families of `options` and returns the results (without writing them). */

@@ -14,7 +14,7 @@ import { windowStart } from '../windows/time-windows.js';
 import { CandleFold, type CandleValues } from './candle-fold.js';
 import type { PairSeries } from './pair-series.js';
 
-const FIELDS = ['first', 'last', 'open', 'high', 'low', 'close', 'highUsd', 'lowUsd', 'volumeUsd', 'baseVolume', 'quoteVolume', 'count'] as const;
+const FIELDS = ['openUsd', 'closeUsd', 'open', 'high', 'low', 'close', 'highUsd', 'lowUsd', 'volumeUsd', 'baseVolume', 'quoteVolume', 'count'] as const;
 const STRIDE = FIELDS.length;
 
 /** One pair's candles of one width: the one in progress and the finished ones. */
@@ -52,7 +52,7 @@ export class CandleBook {
     const r = this.#rows;
     const at = k * STRIDE;
     return {
-      start: this.#starts[k]!, first: r[at]!, last: r[at + 1]!, open: r[at + 2]!, high: r[at + 3]!, low: r[at + 4]!,
+      start: this.#starts[k]!, openUsd: r[at]!, closeUsd: r[at + 1]!, open: r[at + 2]!, high: r[at + 3]!, low: r[at + 4]!,
       close: r[at + 5]!, highUsd: r[at + 6]!, lowUsd: r[at + 7]!, volumeUsd: r[at + 8]!, baseVolume: r[at + 9]!,
       quoteVolume: r[at + 10]!, count: r[at + 11]!,
     };

@@ -12,17 +12,19 @@
 import { ExactSum } from './exact-sum.js';
 import type { PairSeries } from './pair-series.js';
 
-/** A folded candle; open_usd and close_usd are open/close times the first/last block's USD price. */
+/** A folded candle. */
 export interface CandleValues {
   start: bigint;
-  /** Series index of the first and last block folded in. */
-  first: number;
-  last: number;
   open: number;
   high: number;
   low: number;
   close: number;
-  /** NaN when any block's USD price is unknown (then every USD field is). */
+  /**
+   * USD: open and close times the first and last block's USD price, the extremes and the volume;
+   * NaN when any block's USD price is unknown (then every USD field is).
+   */
+  openUsd: number;
+  closeUsd: number;
   highUsd: number;
   lowUsd: number;
   volumeUsd: number;
@@ -35,9 +37,10 @@ export interface CandleValues {
 /** A candle being folded block by block; `reset` starts the next one. */
 export class CandleFold {
   start = 0n;
-  first = -1;
-  last = -1;
+  #empty = true;
   #open = 0;
+  #openUsd = 0;
+  #closeUsd = 0;
   #high = -Infinity;
   #low = Infinity;
   #close = 0;
@@ -51,13 +54,13 @@ export class CandleFold {
 
   /** Whether no block has been folded in since the last reset. */
   get empty(): boolean {
-    return this.first < 0;
+    return this.#empty;
   }
 
   /** Starts an empty candle opening at `start`. */
   reset(start: bigint): void {
     this.start = start;
-    this.first = this.last = -1;
+    this.#empty = true;
     this.#high = this.#highUsd = -Infinity;
     this.#low = this.#lowUsd = Infinity;
     this.#usdUnknown = false;
@@ -71,12 +74,13 @@ export class CandleFold {
   add(series: PairSeries, i: number): void {
     const v = series.values;
     const u = v.quoteUsd[i]!;
-    if (this.first < 0) {
-      this.first = i;
+    if (this.#empty) {
+      this.#empty = false;
       this.#open = v.open[i]!;
+      this.#openUsd = v.open[i]! * u;
     }
-    this.last = i;
     this.#close = v.close[i]!;
+    this.#closeUsd = v.close[i]! * u;
     this.#high = Math.max(this.#high, v.high[i]!);
     this.#low = Math.min(this.#low, v.low[i]!);
     this.#count += series.count[i]!;
@@ -94,12 +98,12 @@ export class CandleFold {
     const unknown = this.#usdUnknown;
     return {
       start: this.start,
-      first: this.first,
-      last: this.last,
       open: this.#open,
       high: this.#high,
       low: this.#low,
       close: this.#close,
+      openUsd: unknown ? Number.NaN : this.#openUsd,
+      closeUsd: unknown ? Number.NaN : this.#closeUsd,
       highUsd: unknown ? Number.NaN : this.#highUsd,
       lowUsd: unknown ? Number.NaN : this.#lowUsd,
       volumeUsd: unknown ? Number.NaN : this.#volumeUsd.value(),

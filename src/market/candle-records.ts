@@ -4,9 +4,8 @@ import type { CandleRecord } from '../schema/records.js';
 import type { CandleValues } from './candle-fold.js';
 import type { PairSeries } from './pair-series.js';
 
-/** timestamp is the candle's open time (seed 2.7); open_usd/close_usd use the first/last block's USD price. */
+/** timestamp is the candle's open time (seed 2.7). */
 export function candleRecord(series: PairSeries, window: string, width: bigint, c: CandleValues): CandleRecord {
-  const usd = series.values.quoteUsd;
   const known = !Number.isNaN(c.volumeUsd);
   return {
     id: recordId('chain::market::ohlcv', series.base, series.quote, window, c.start),
@@ -20,10 +19,10 @@ export function candleRecord(series: PairSeries, window: string, width: bigint, 
     close: c.close,
     base_volume: c.baseVolume,
     quote_volume: c.quoteVolume,
-    open_usd: known ? c.open * usd[c.first]! : null,
+    open_usd: known ? c.openUsd : null,
     high_usd: known ? c.highUsd : null,
     low_usd: known ? c.lowUsd : null,
-    close_usd: known ? c.close * usd[c.last]! : null,
+    close_usd: known ? c.closeUsd : null,
     volume_usd: known ? c.volumeUsd : null,
     data_points: c.count,
     window_start: c.start,

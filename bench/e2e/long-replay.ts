@@ -1,0 +1,110 @@
+/**
+ * The long-run family: a six-hour replay of the mainnet profile with the replay's default
+ * retention and every method subscribed, the resident memory sampled against the simulated clock,
+ * to show whether memory stays flat once the retained span and the largest window are full
+ * (the target: within 10% of the first hour's after that hour). The blocks come straight from the
+ * generator (a six-hour Parquet dump would be ~9 GB on disk); the replay commits them through the
+ * same ingest path as a dump. Twenty minutes in quick mode.
+ */
+import { runChild, childArgs, isChildOf, peakRssMiB, printResult, rssMiB } from '../child.js';
+import { statsOfSamples, type Figure } from '../harness.js';
+import { REPLAY_STREAMS } from '../ingest.js';
+import type { BenchOptions } from '../options.js';
+
+/** Memory after the first hour may exceed the first hour's peak by this much. */
+const FLAT_WITHIN = 1.1;
+
+interface LongReplay {
+  minutes: number;
+  seconds: number;
+  blocks: number;
+  transactions: number;
+  rejected: number;
+  blocks_per_s: number;
+  pushed_points: number;
+  peak_rss_mib: number;
+  /** The largest resident memory sampled in each simulated hour (or quarter, in quick mode), MiB. */
+  rss_by_period: number[];
+  period_minutes: number;
+}
+
+async function replayGenerated(minutes: number): Promise<LongReplay> {
+  const { createEngine } = await import('../../src/index.node.js');
+  const { generateBlocks, generateTokens } = await import('../../src/generate/market.js');
+  const options = { minutes, seed: 1, profile: 'mainnet' as const };
+  let transactions = 0;
+  function* blocks() {
+    yield { tokens: generateTokens(options) };
+    for (const g of generateBlocks(options)) {
+      transactions += g.transactions.length;
+      yield { blocks: [g.block], transactions: g.transactions, trades: g.trades };
+    }
+  }
+  const engine = await createEngine();
+  let pushed = 0;
+  for (const [method, params] of REPLAY_STREAMS) await engine.subscribe(method, params, (push) => void (pushed += push.result?.length ?? 0));
+  const started = performance.now();
+  const replay = engine.replay(blocks(), { speed: Infinity });
+  const period = minutes >= 120 ? 60 : minutes / 4;
+  const byPeriod: number[] = [];
+  let first: bigint | undefined;
+  const timer = setInterval(() => {
+    const time = replay.time;
+    if (time === undefined) return;
+    first ??= time;
+    const k = Math.floor(Number(time - first) / 60e9 / period);
+    byPeriod[k] = Math.max(byPeriod[k] ?? 0, rssMiB());
+  }, 1000);
+  const report = await replay;
+  clearInterval(timer);
+  const seconds = (performance.now() - started) / 1000;
+  const peak = peakRssMiB();
+  await engine.close();
+  return {
+    minutes, seconds, blocks: report.blocks, transactions, rejected: report.rejected, blocks_per_s: report.blocksPerSecond,
+    pushed_points: pushed, peak_rss_mib: peak, rss_by_period: Array.from(byPeriod, (v) => Math.round(v ?? 0)), period_minutes: period,
+  };
+}
+
+/** The figure: one replay in a fresh process. */
+export async function longReplayFigures(options: BenchOptions): Promise<Figure[]> {
+  const minutes = options.quick ? 20 : 360;
+  const run = await runChild<LongReplay>(import.meta.url, [String(minutes)]);
+  if (run.rejected !== 0) throw new Error(`long replay: ${run.rejected} rows rejected`);
+  const [firstPeriod, ...later] = run.rss_by_period;
+  const growth = firstPeriod && later.length ? Math.max(...later) / firstPeriod : null;
+  const label = minutes === 360 ? 'six-hour' : `${minutes}-minute`;
+  const unit = run.period_minutes === 60 ? 'hour' : `${run.period_minutes} minutes`;
+  return [{
+    id: 'longrun.replay',
+    family: 'longrun',
+    title: `Replay of a ${label} mainnet-profile market, default retention, every method subscribed`,
+    size: `${run.blocks.toLocaleString('en-US')} blocks, ${run.transactions.toLocaleString('en-US')} transactions; ${REPLAY_STREAMS.length} subscriptions (one per method)`,
+    work: { unit: 'blocks', count: run.blocks },
+    subjects: [{
+      id: 'chainlens', label: 'chainlens engine.replay (speed Infinity, retain 15m, the default)',
+      stats: statsOfSamples([run.seconds * 1000]), per_second: run.blocks_per_s, note: 'one run',
+    }],
+    skipped: [],
+    targets: [{
+      text: `resident memory after the first ${unit} within ${Math.round((FLAT_WITHIN - 1) * 100)}% of that ${unit}'s peak (the largest later peak / the first)`,
+      kind: 'max-ratio', required: FLAT_WITHIN, measured: growth, met: growth === null ? null : growth <= FLAT_WITHIN,
+    }],
+    values: {
+      blocks_per_s: run.blocks_per_s,
+      pushed_data_points: run.pushed_points,
+      peak_rss_mib: Math.round(run.peak_rss_mib),
+      ...Object.fromEntries(run.rss_by_period.map((rss, k) => [`peak_rss_mib_${unit.replace(' ', '_')}_${k + 1}`, rss])),
+    },
+    notes: [
+      `The blocks are generated in the replaying process (src/generate, mainnet profile, seed 1) and handed to engine.replay as row objects, one block at a time, at speed Infinity with its default retention (15 minutes of transactions); each of the ${REPLAY_STREAMS.length} methods is subscribed as in the one-hour replay (windows up to an hour), the subscriber only counting what is pushed. Generation runs in the same thread, so blocks/s here is lower than a replay of files.`,
+      'Resident memory is sampled once a second and binned by the simulated clock (the replay\'s block time).',
+    ],
+  }];
+}
+
+if (isChildOf(import.meta.url)) {
+  const [minutes] = childArgs();
+  printResult(await replayGenerated(Number(minutes)));
+  process.exit(0);
+}
