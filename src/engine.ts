@@ -39,10 +39,11 @@ export interface EngineOptions extends Partial<EngineSettings> {
   /** Bounds of each subscription's queue of unread pushes (docs/semantics.md, Streams). */
   streams?: Partial<StreamLimits>;
   /**
-   * Raw transactions the store keeps behind the newest block: seconds, or "15m", "2h", "1d"; at
-   * least 5 minutes. Default: everything (as-of queries reach the first block; memory grows with the
-   * data). Older ones are deleted as blocks arrive; live answers do not change, and the as-of
-   * queries that would need them are refused (docs/semantics.md, Retention).
+   * History kept behind the newest block (transactions, trades, the market's pair blocks and
+   * candles): seconds, or "15m", "2h", "1d"; at least 5 minutes. Default: everything (as-of queries
+   * reach the first block; memory grows with the data). Older history is dropped as blocks arrive;
+   * live answers do not change but for their lists ending at the cut, and the queries that would
+   * need dropped history are refused (docs/semantics.md, Retention).
    */
   retain?: number | string;
 }
@@ -132,8 +133,9 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const betweenCommits = async <T>(task: () => Promise<T> | T): Promise<T> => (opening ? (await opening).exclusive(task) : task());
   const priorityFees = new PriorityFeeEngine(settings, kernels, () => store, betweenCommits, demand);
   const market = new MarketEngine(settings, kernels, demand);
-  // history computed when asked is completed before retention prunes what it is computed from
-  const retention = new Retention(retainNanos(retain), () => store, [priorityFees.recommendations]);
+  // history computed when asked is completed before retention prunes what it is computed from; the
+  // market drops its own history with the store's
+  const retention = new Retention(retainNanos(retain), () => store, [priorityFees.recommendations, market]);
   const context: MethodContext = {
     options: settings,
     priorityFees,
@@ -160,7 +162,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     methods: METHOD_TABLE,
     context,
     limits: streamLimits,
-    activators: priorityFees.activators,
+    admit: (method, params) => market.admit(method, params),
     betweenCommits,
   });
   // engine.request has no way to push: its stream methods say so

@@ -92,7 +92,7 @@ export const COMMANDS = {
       speed: { type: 'string', value: 'N', doc: 'clock speed: 1 is real time (the default), Infinity as fast as possible' },
       from: time('replay blocks from this time'),
       to: time('replay blocks before this time'),
-      retain: { type: 'string', value: 'D', doc: 'transactions the store keeps: a duration (default 15m, at least 5m) or all' },
+      retain: { type: 'string', value: 'D', doc: 'history kept (transactions, trades, market blocks): a duration (default 15m, at least 5m) or all' },
       'fail-on-error': { type: 'boolean', doc: `exit ${ExitCode.errorEntry} when the stream is refused or ends with an error` },
       rejections,
       help,

@@ -5,6 +5,8 @@
  * finished candles never change, so every answer, live or as-of, reads them as they are, and only
  * the candle holding an as-of time is folded again from the pair's blocks.
  *
+ * Under retention the candles that ended before the horizon are dropped (market-pair.ts).
+ *
  * Why memory and not the store: candles of all 13 sizes are about 1.15 candles per pair-block
  * (1s candles dominate), cheaper to keep as packed rows than as store rows (ids, two mints per row)
  * and free to read back; answering 5000 candles reads 5000 rows.
@@ -61,6 +63,15 @@ export class CandleBook {
   /** Number of finished candles opening before `t`. */
   countBefore(t: bigint): number {
     return lowerBound(this.#starts, t, 0, this.#finished);
+  }
+
+  /** Drops the finished candles that ended at or before `cut` (retention). */
+  dropEndedBy(cut: bigint): void {
+    const d = this.countBefore(cut - this.width + 1n);
+    if (d === 0) return;
+    this.#starts.copyWithin(0, d, this.#finished);
+    this.#rows.copyWithin(0, d * STRIDE, this.#finished * STRIDE);
+    this.#finished -= d;
   }
 
   #push(c: CandleValues): void {

@@ -15,6 +15,11 @@
  * (~112 bytes per pair-block) and its finished candles (~100 bytes each, ~1.15 per pair-block),
  * and trailing points are slid from the series with exact sums (as-of answers included).
  *
+ * Retention (PruneListener): when the store's cut moves, the market drops its history before it
+ * too (market-pair.ts, MarketHorizon): the pairs' blocks before the cut minus the widest live
+ * trailing window, the candles that ended by the cut. Answers then list entries from the cut on; an
+ * `at` at or before it, and a trailing window or an as-of candle whose blocks are gone, are refused.
+ *
  * Streams: once a chunk is committed, each block's new records of the streamed methods (the block
  * records, and per streamed window the pair's candle and trailing point after the block; trades
  * and ingestion from their own observers) are handed to the subscriptions, read from the same live
@@ -25,13 +30,15 @@ import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.j
 import type { EngineSettings } from '../methods/context.js';
 import type { BlockTradesRecord, CandleRecord, TwapRecord, VolumeRecord, VwapRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
+import { prunedHistory, type PruneListener } from '../store/retention.js';
+import { windowStart } from '../windows/time-windows.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { blockTradesRecord } from './block-records.js';
 import { blockStats, type BlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTrades } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
-import { MarketPair, type CandleRange } from './market-pair.js';
+import { MarketPair, type CandleRange, type MarketHorizon } from './market-pair.js';
 import { comparePairs, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
 import { RecentTrades } from './recent-trades.js';
 import { TokenBook } from './token-book.js';
@@ -48,6 +55,7 @@ const TRAILING = [
   ['chain::market::vwap', vwapRecord],
   ['chain::market::twap', twapRecord],
 ] as const;
+const TRAILING_METHODS = TRAILING.map(([method]) => method);
 
 type Keyed = { base: string; quote: string; timestamp: bigint };
 const byPair = (a: Keyed, b: Keyed) => comparePairs(a, b);
@@ -61,9 +69,13 @@ const UPDATE_ORDER = {
 };
 
 /** The market family's pipeline observer and the query functions of its five methods. */
-export class MarketEngine implements ChunkObserver {
+export class MarketEngine implements ChunkObserver, PruneListener {
   readonly #usd: UsdPrices;
   readonly #pairs = new Map<string, MarketPair>();
+  /** What retention has dropped (undefined: nothing yet). */
+  #horizon: MarketHorizon | undefined;
+  /** Time of the newest block with trades. */
+  #newest: bigint | undefined;
   /** Every known token (chain::market::token). */
   readonly tokens = new TokenBook();
   /** The newest trades (chain::market::trades, live). */
@@ -98,6 +110,7 @@ export class MarketEngine implements ChunkObserver {
         const updates = new BlockUpdates();
         if (this.demand.has(BLOCK)) for (const s of stats) updates.add(BLOCK, s.slot, s.time, blockTradesRecord(s));
         for (const s of stats) this.#push(this.#pair(s.base, s.quote), s, updates);
+        if (stats.length > 0) this.#newest = stats[stats.length - 1]!.time;
         return updates.list(UPDATE_ORDER);
       },
     };
@@ -120,11 +133,32 @@ export class MarketEngine implements ChunkObserver {
     }
   }
 
+  /**
+   * Retention has moved its cut: drops the history before it, but the blocks the live trailing
+   * windows (and the streamed ones, live as soon as their pair trades) still read.
+   */
+  pruned(cut: bigint): void {
+    let widest = 0n;
+    for (const pair of this.#pairs.values()) if (pair.widestLive > widest) widest = pair.widestLive;
+    for (const method of TRAILING_METHODS) for (const w of this.demand.windows(method)) if (windowNanos(w) > widest) widest = windowNanos(w);
+    const blocksFrom = this.#horizon && this.#horizon.blocksFrom > cut - widest ? this.#horizon.blocksFrom : cut - widest;
+    this.#horizon = { listedFrom: cut, blocksFrom };
+    for (const pair of this.#pairs.values()) pair.prune(this.#horizon);
+  }
+
+  /** Refuses a stream of a trailing window whose blocks retention has dropped (SubscriptionHub's admit). */
+  admit(method: string, params: { window?: string }): void {
+    if ((TRAILING_METHODS as readonly string[]).includes(method) && params.window !== undefined) this.#checkReach(windowNanos(params.window));
+  }
+
   /** chain::market::block: newest first (slot descending, then base and quote), from the pairs' series. */
   blocks(filter: PairFilter, limit: number, at?: bigint): BlockTradesRecord[] {
+    this.#checkAt(at);
+    const listedFrom = this.#horizon?.listedFrom;
     const lists = this.#matching(filter).map(({ series }) => {
       const n = at === undefined ? series.length : series.countBefore(at);
-      return { length: Math.min(n, limit), at: (k: number) => ({ series, i: n - 1 - k }) };
+      const held = listedFrom === undefined ? n : n - series.countBefore(listedFrom, 0, n);
+      return { length: Math.min(held, limit), at: (k: number) => ({ series, i: n - 1 - k }) };
     });
     type Entry = { series: MarketPair['series']; i: number };
     const slot = (e: Entry) => e.series.values.slot[e.i]!;
@@ -135,7 +169,14 @@ export class MarketEngine implements ChunkObserver {
   /** chain::market::ohlcv: newest first (open time descending, then base and quote). */
   candles(filter: PairFilter, window: string, limit: number, range: CandleRange): CandleRecord[] {
     const width = windowNanos(window);
-    const lists = this.#matching(filter).map((pair) => pair.candles(window, limit, range).map((c) => ({ pair, c })));
+    const { at } = range;
+    this.#checkAt(at);
+    // as of `at`, the candle holding at - 1 may be folded again from its blocks: they must be held
+    const open = at === undefined ? undefined : windowStart(at - 1n, width);
+    if (this.#horizon && open !== undefined && open < this.#horizon.blocksFrom) {
+      throw prunedHistory('at', 'market blocks', { from: open }, this.#horizon.blocksFrom);
+    }
+    const lists = this.#matching(filter).map((pair) => pair.candles(window, limit, range, this.#horizon).map((c) => ({ pair, c })));
     const newer = (x: (typeof lists)[number][number], y: typeof x) =>
       x.c.start !== y.c.start ? (x.c.start > y.c.start ? -1 : 1) : comparePairs(x.pair, y.pair);
     return mergeOrdered(lists, newer, limit).map(({ pair, c }) => candleRecord(pair.series, window, width, c));
@@ -158,12 +199,28 @@ export class MarketEngine implements ChunkObserver {
 
   #points<R>(filter: PairFilter, window: string, limit: number, at: bigint | undefined, record: (k: PointKey, p: TrailingPoint) => R): R[] {
     const width = windowNanos(window);
-    const lists = this.#matching(filter).map((pair) => pair.points(window, limit, at).map((p) => ({ pair, p })));
+    this.#checkAt(at);
+    this.#checkReach(width, at);
+    const lists = this.#matching(filter).map((pair) => pair.points(window, limit, at, this.#horizon).map((p) => ({ pair, p })));
     const newer = (x: (typeof lists)[number][number], y: typeof x) =>
       x.p.time !== y.p.time ? (x.p.time > y.p.time ? -1 : 1)
       : x.p.slot !== y.p.slot ? (x.p.slot > y.p.slot ? -1 : 1)
       : comparePairs(x.pair, y.pair);
     return mergeOrdered(lists, newer, limit).map(({ pair, p }) => record({ base: pair.base, quote: pair.quote, window, width }, p));
+  }
+
+  /** Refuses an `at` at or before the horizon: what was listed before it is gone. */
+  #checkAt(at: bigint | undefined): void {
+    if (this.#horizon && at !== undefined && at <= this.#horizon.listedFrom) {
+      throw prunedHistory('at', 'market history', { before: at }, this.#horizon.listedFrom);
+    }
+  }
+
+  /** Refuses a trailing window of `width` whose newest point (as of `at`, or live) needs dropped blocks. */
+  #checkReach(width: bigint, at?: bigint): void {
+    const end = at ?? (this.#newest === undefined ? undefined : this.#newest + 1n);
+    if (!this.#horizon || end === undefined || end - width >= this.#horizon.blocksFrom) return;
+    throw prunedHistory(at === undefined ? 'window' : 'at', 'market blocks', { from: end - width }, this.#horizon.blocksFrom);
   }
 
   #matching(filter: PairFilter): MarketPair[] {

@@ -7,6 +7,11 @@
  * candles are immutable; a candle in progress is folded again from its blocks; trailing windows
  * are exact sums over their blocks), so an as-of answer is exactly what the live engine answered
  * right after the newest of those blocks.
+ *
+ * Retention (a MarketHorizon, set by the market engine): blocks older than the horizon's
+ * `blocksFrom` are dropped, but the last one before it (a trailing window's carry-in) and any a live
+ * window still reads; finished candles that ended by `listedFrom` are dropped. Answers list only
+ * entries from `listedFrom` on, and a trailing point only when its whole window is held.
  */
 import { MARKET_WINDOWS, windowNanos } from '../schema/time.js';
 import { windowStart } from '../windows/time-windows.js';
@@ -22,6 +27,14 @@ export interface CandleRange {
   readonly from?: bigint;
   readonly to?: bigint;
   readonly at?: bigint;
+}
+
+/** What retention has dropped from the market's history (market/engine.ts). */
+export interface MarketHorizon {
+  /** Entries (pair blocks, trailing points) older than this are not listed; candles that ended by it are dropped. */
+  readonly listedFrom: bigint;
+  /** Blocks older than this are dropped, but the last one before it: windows and candle folds read from it on. */
+  readonly blocksFrom: bigint;
 }
 
 interface LiveWindow {
@@ -53,8 +66,11 @@ export class MarketPair {
     for (const live of this.#live.values()) this.#slide(live);
   }
 
-  /** The newest `limit` candles of `window` opening in [from, to), as of `at`. */
-  candles(window: string, limit: number, range: CandleRange): CandleValues[] {
+  /**
+   * The newest `limit` candles of `window` opening in [from, to), as of `at`. Under retention the
+   * caller has made sure that an as-of candle in progress has its blocks (market/engine.ts).
+   */
+  candles(window: string, limit: number, range: CandleRange, horizon?: MarketHorizon): CandleValues[] {
     const book = this.#books.get(window)!;
     const n = this.#blocksBefore(range.at);
     if (n === 0) return [];
@@ -62,7 +78,8 @@ export class MarketPair {
     const s = this.series;
     const newest = windowStart(s.time[n - 1]!, book.width);
     const out: CandleValues[] = [];
-    if ((from === undefined || newest >= from) && (to === undefined || newest < to)) {
+    const listed = horizon === undefined || newest + book.width > horizon.listedFrom;
+    if (listed && (from === undefined || newest >= from) && (to === undefined || newest < to)) {
       out.push(n === s.length ? book.open.values() : foldCandle(s, newest, s.countBefore(newest, 0, n), n));
     }
     // every candle before the newest one is finished
@@ -70,29 +87,58 @@ export class MarketPair {
     while (out.length < limit && k > 0) {
       k--;
       if (from !== undefined && book.startOf(k) < from) break;
+      // dropped at the next prune (the cut can move before the candle's blocks are in)
+      if (horizon && book.startOf(k) + book.width <= horizon.listedFrom) break;
       out.push(book.candle(k));
     }
     return out;
   }
 
-  /** The newest `limit` trailing points of `window` as of `at`: one per block of the pair. */
-  points(window: string, limit: number, at?: bigint): TrailingPoint[] {
+  /**
+   * The newest `limit` trailing points of `window` as of `at`: one per block of the pair, under
+   * retention only those from `listedFrom` on whose whole window is held.
+   */
+  points(window: string, limit: number, at?: bigint, horizon?: MarketHorizon): TrailingPoint[] {
     const n = this.#blocksBefore(at);
-    if (n === 0) return [];
-    const live = this.#liveWindow(window);
     const s = this.series;
-    if (n === s.length && limit === 1) return [this.#livePoint(live)];
-    const slider = live.window.clone();
+    const width = windowNanos(window);
+    const held = (j: number) => horizon === undefined || (s.time[j]! >= horizon.listedFrom && s.time[j]! + 1n - width >= horizon.blocksFrom);
+    if (n === 0 || !held(n - 1)) return [];
+    // a live window is made only where its blocks are held (a pair that traded within retention)
+    const live = held(s.length - 1) ? this.#liveWindow(window) : undefined;
+    if (live && n === s.length && limit === 1) return [this.#livePoint(live)];
+    const slider = live ? live.window.clone() : new TrailingWindow(s);
     const out: TrailingPoint[] = [];
-    for (let j = n - 1; j >= 0 && out.length < limit; j--) {
-      if (j === s.length - 1) {
+    for (let j = n - 1; j >= 0 && out.length < limit && held(j); j--) {
+      if (live && j === s.length - 1) {
         out.push(this.#livePoint(live));
         continue;
       }
-      slider.moveTo(s.countBefore(s.time[j]! + 1n - live.width, 0, j), j);
-      out.push(trailingPoint(slider, live.width));
+      slider.moveTo(s.countBefore(s.time[j]! + 1n - width, 0, j), j);
+      out.push(trailingPoint(slider, width));
     }
     return out;
+  }
+
+  /** Drops what `horizon` no longer keeps, never a block a live window still reads. */
+  prune(horizon: MarketHorizon): void {
+    let d = this.series.countBefore(horizon.blocksFrom) - 1;
+    for (const { window } of this.#live.values()) d = Math.min(d, window.lo - 1);
+    if (d > 0) {
+      this.series.dropFront(d);
+      for (const { window } of this.#live.values()) {
+        window.lo -= d;
+        window.hi -= d;
+      }
+    }
+    for (const book of this.#books.values()) book.dropEndedBy(horizon.listedFrom);
+  }
+
+  /** The widest trailing window kept live (0 when none). */
+  get widestLive(): bigint {
+    let widest = 0n;
+    for (const { width } of this.#live.values()) if (width > widest) widest = width;
+    return widest;
   }
 
   /** Finished candles of `window` so far. */

@@ -1,8 +1,9 @@
 /**
  * One pair's history, one entry per block in which it traded, as growable typed columns: every
  * statistic of the block (the chain::market::block record), and what the candles and trailing
- * windows are built from, in memory, for every block ever ingested (about 140 bytes per
- * pair-block: some 14 MB for the 100,000 pair-blocks of ten minutes of the mainnet profile).
+ * windows are built from, in memory (about 140 bytes per pair-block: some 14 MB for the 100,000
+ * pair-blocks of ten minutes of the mainnet profile), from the pair's first block, or under
+ * retention from the oldest block retention keeps (market-pair.ts).
  */
 import { lowerBound } from '../windows/lower-bound.js';
 import type { BlockStats } from './block-stats.js';
@@ -16,6 +17,8 @@ type FloatColumn = (typeof FLOAT_COLUMNS)[number];
 /** A pair's blocks as growable columns, oldest first. */
 export class PairSeries {
   length = 0;
+  /** Blocks dropped from the front by retention (dropFront): the series no longer starts at the pair's first block. */
+  dropped = 0;
   /** Block times, ns, not decreasing. */
   time = new BigInt64Array(16);
   count = new Uint32Array(16);
@@ -56,6 +59,19 @@ export class PairSeries {
   /** The number of blocks with time < t: the index of the first block at or after t. */
   countBefore(t: bigint, lo = 0, hi = this.length): number {
     return lowerBound(this.time, t, lo, hi);
+  }
+
+  /** Drops the `d` oldest blocks (retention): every index moves down by `d`. */
+  dropFront(d: number): void {
+    if (d <= 0) return;
+    const n = this.length;
+    this.time.copyWithin(0, d, n);
+    this.count.copyWithin(0, d, n);
+    this.buyCount.copyWithin(0, d, n);
+    this.outlierCount.copyWithin(0, d, n);
+    for (const c of FLOAT_COLUMNS) this.values[c].copyWithin(0, d, n);
+    this.length = n - d;
+    this.dropped += d;
   }
 
   #grow(): void {

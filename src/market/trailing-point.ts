@@ -14,8 +14,6 @@ import type { TrailingWindow } from './trailing-window.js';
 
 /** The values of one trailing data point, before they become records. */
 export interface TrailingPoint {
-  /** Series index of the block the point belongs to. */
-  index: number;
   slot: bigint;
   time: bigint;
   windowStart: bigint;
@@ -64,7 +62,6 @@ export function trailingPoint(window: TrailingWindow, width: bigint): TrailingPo
   const volumeUsd = (sum: ExactSum) => (window.usdUnknown > 0 ? null : sum.value());
   const u = usd[hi]!;
   return {
-    index: hi,
     slot: BigInt(s.values.slot[hi]!),
     time,
     windowStart: start,

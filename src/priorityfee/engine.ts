@@ -3,7 +3,6 @@ import type { ChunkObserver } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
 import type { EngineSettings } from '../methods/context.js';
 import type { Store } from '../store/store.js';
-import type { StreamActivator } from '../stream/hub.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { BlockFeesEngine } from './block-fees.js';
 import { FeeWindowsEngine } from './fee-windows.js';
@@ -38,10 +37,5 @@ export class PriorityFeeEngine {
   /** The pipeline observers of this family. */
   get observers(): ChunkObserver[] {
     return [this.blockFees, this.feeWindows, this.recommendations, this.topTransactions];
-  }
-
-  /** The family's state that exists only while streamed: none (the top list is always on). */
-  get activators(): StreamActivator[] {
-    return [];
   }
 }

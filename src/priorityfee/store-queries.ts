@@ -1,7 +1,7 @@
 /** Store reads shared by the priority-fee methods: the as-of block and a window's transactions. */
-import { invalidParam } from '../rpc/errors.js';
 import { BlockFees } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
+import { prunedHistory } from '../store/retention.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import type { ResidentTransactions } from '../store/transaction-segments.js';
@@ -23,15 +23,9 @@ export async function newestFeeBlock(store: Store, at?: bigint): Promise<BlockRe
 
 /** First slot of the blocks with timestamp >= from, up to `last`; refuses a span whose transactions were pruned. */
 async function firstSlotFrom(store: Store, from: bigint, last: bigint): Promise<bigint> {
-  const held = store.transactionsFrom;
-  if (held !== undefined && from < held) {
-    // only an as-of answer reads this far back (retain is at least the longest live span)
-    const seconds = (ns: bigint) => Number(ns / 1_000_000n) / 1000;
-    throw invalidParam(
-      'at',
-      `the answer needs the transactions from ${seconds(from)} (Unix s) on, but those before ${seconds(held)} were pruned (retain option)`,
-    );
-  }
+  const held = store.prunedBefore;
+  // only an as-of answer reads this far back (retain is at least the longest live span)
+  if (held !== undefined && from < held) throw prunedHistory('at', 'transactions', { from }, held);
   const [row] = await store.rows(
     `SELECT min(slot) AS first FROM blocks WHERE "timestamp" >= ${sqlInteger(from)} AND slot <= ${sqlInteger(last)}`,
   );

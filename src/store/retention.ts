@@ -1,17 +1,20 @@
 /**
- * Retention (engine option `retain`, replay option `retain`): how many of the raw transactions the
- * store keeps behind the newest block. They are nearly all of its memory (about 40 bytes each), and
- * no live answer reads further back than 5 minutes of them: the method engines keep their windows
- * in memory, and the per-block records stay in the store.
+ * Retention (engine option `retain`, replay option `retain`): how much history the engine keeps
+ * behind the newest block. The raw transactions are nearly all of the store's memory (about 40
+ * bytes each), then the trades and the market's per-pair blocks and candles; no live answer reads
+ * further back than 5 minutes of transactions, and the method engines keep their live windows in
+ * memory.
  *
  * By default an engine keeps everything, so as-of queries reach the first block. With `retain: R`
- * the store deletes, as blocks arrive, the transactions of blocks older than the newest block's time
- * minus R (in steps of at most a minute of chain time, so a delete runs once per step, not per
- * block): memory is then bounded by R and the live windows, not by the data. An as-of query that
- * would need pruned transactions is refused (-32602 on `at`, see store-queries.ts), never answered
- * from part of them. A replay brings its own retention for its duration; the shortest in force wins.
+ * the cut moves, as blocks arrive, to the newest block's time minus R (in steps of at most a minute
+ * of chain time, so a delete runs once per step, not per block): the store deletes the transactions
+ * and trades before it, and the listeners drop their own history (the market, market/engine.ts), so
+ * memory is bounded by R and the live windows, not by the data. An answer that would need pruned
+ * history is refused (-32602, `prunedHistory`), never answered from part of it. A replay brings its
+ * own retention for its duration; the shortest in force wins.
  */
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
+import { invalidParam, type RpcError } from '../rpc/errors.js';
 import { durationNanos, NS_PER_SECOND } from '../schema/time.js';
 import type { Store } from './store.js';
 
@@ -31,10 +34,24 @@ export function retainNanos(value: number | string | undefined): bigint | undefi
   return ns;
 }
 
-/** State computed from the transactions when asked, which must be made before the ones it needs are pruned. */
+/** State that retention prunes beside the store's rows, or that must be made before they go. */
 export interface PruneListener {
   /** Makes whatever needs the transactions about to be pruned; runs in the pipeline's queue. */
-  beforePrune(): Promise<void>;
+  beforePrune?(): Promise<void>;
+  /** Drops its own history before `cutNs`; called when the chunk that moved the cut is published. */
+  pruned?(cutNs: bigint): void;
+}
+
+const unixSeconds = (ns: bigint) => Number(ns / 1_000_000n) / 1000;
+
+/**
+ * The refusal of an answer that needs history retention has pruned (-32602 on `param`; never a
+ * partial answer): `what` the answer reads (transactions, market blocks, trades), from `from` on or
+ * before `before`, and the cut.
+ */
+export function prunedHistory(param: string, what: string, need: { from: bigint } | { before: bigint }, cutNs: bigint): RpcError {
+  const needs = 'from' in need ? `from ${unixSeconds(need.from)} (Unix s) on` : `before ${unixSeconds(need.before)} (Unix s)`;
+  return invalidParam(param, `the answer needs the ${what} ${needs}, but those before ${unixSeconds(cutNs)} were pruned (retain option)`);
 }
 
 /** Prunes the store's transactions behind the newest block; see the module comment. */
@@ -79,10 +96,10 @@ export class Retention implements ChunkObserver {
     const step = retainNs < MAX_STEP_NS ? retainNs : MAX_STEP_NS;
     const target = newest - retainNs;
     const cut = target - (((target % step) + step) % step);
-    const held = store.transactionsFrom;
+    const held = store.prunedBefore;
     if (cut <= this.#first || (held !== undefined && cut <= held)) return NO_EFFECT;
-    for (const listener of this.listeners) await listener.beforePrune();
+    for (const listener of this.listeners) await listener.beforePrune?.();
     await store.prune(cut);
-    return NO_EFFECT;
+    return { records: [], apply: () => void this.listeners.forEach((listener) => listener.pruned?.(cut)) };
   }
 }

@@ -91,7 +91,7 @@ export class Store {
   readonly #transactions = new TransactionSegments();
   #closed = false;
   #failed: Error | undefined;
-  #transactionsFrom: bigint | undefined;
+  #prunedBefore: bigint | undefined;
 
   private constructor(connection: Promise<SqlConnection> | SqlConnection) {
     // the first task: open the connection and create the tables; every other call queues behind it
@@ -171,23 +171,24 @@ export class Store {
   }
 
   /**
-   * Drops the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
-   * store's memory), so a store pruned as it goes holds the retained span of transactions. Blocks,
-   * trades, tokens and the method records (a row or a few per block) stay. A later cut only moves
+   * Drops the transactions and trades of the blocks with timestamp < cutNs (the raw rows: nearly
+   * all of the store's memory), so a store pruned as it goes holds the retained span of them.
+   * Blocks, tokens and the method records (a row or a few per block) stay. A later cut only moves
    * forward.
    */
   async prune(cutNs: bigint): Promise<void> {
     await this.#exclusive(async () => {
-      if (this.#transactionsFrom !== undefined && cutNs <= this.#transactionsFrom) return;
-      this.#transactionsFrom = cutNs;
+      if (this.#prunedBefore !== undefined && cutNs <= this.#prunedBefore) return;
+      this.#prunedBefore = cutNs;
       const [row] = await this.#connection.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
       if (row?.last != null) this.#transactions.pruneThrough(row.last as bigint);
+      await this.#connection.run(`DELETE FROM trades WHERE "timestamp" < ${sqlInteger(cutNs)}`);
     });
   }
 
-  /** Transactions of blocks before this time have been pruned (undefined: none ever were). */
-  get transactionsFrom(): bigint | undefined {
-    return this.#transactionsFrom;
+  /** Transactions and trades of blocks before this time have been pruned (undefined: none ever were). */
+  get prunedBefore(): bigint | undefined {
+    return this.#prunedBefore;
   }
 
   /** Trades newest first (slot, tx_index, fill_index descending), with exact u64 amounts. */

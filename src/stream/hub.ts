@@ -10,17 +10,11 @@ import type { MethodContext } from '../methods/context.js';
 import type { MethodDefinition } from '../methods/method.js';
 import { checkedParams, methodOf } from '../rpc/dispatch.js';
 import { ErrorCode, invalidParam } from '../rpc/errors.js';
+import type { Params } from '../rpc/params.js';
 import { encodeInteger, encodeRecord, encodeTimestamp, type WireRecord } from '../schema/encode.js';
 import type { RecordSchema } from '../schema/records.js';
 import type { StreamDemand, StreamUpdate } from './updates.js';
 import { DEFAULT_STREAM_LIMITS, Subscription, type PushSink, type StreamLimits } from './subscription.js';
-
-/** A method whose engine keeps extra state only while it is streamed (started and stopped between commits). */
-export interface StreamActivator {
-  readonly method: string;
-  start(): Promise<void> | void;
-  stop(): void;
-}
 
 /** What the hub needs from its engine. */
 export interface HubOptions {
@@ -29,7 +23,8 @@ export interface HubOptions {
   readonly limits?: Partial<StreamLimits>;
   /** Runs a task between commits (the ingest pipeline's queue), so that demand never changes mid-chunk. */
   readonly betweenCommits: <T>(task: () => Promise<T> | T) => Promise<T>;
-  readonly activators?: readonly StreamActivator[];
+  /** Throws (an RpcError) for a stream the engine cannot serve, e.g. a window wider than retention keeps. */
+  readonly admit?: (method: string, params: Params) => void;
 }
 
 const TOKEN_METHOD = 'chain::market::token';
@@ -43,11 +38,9 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
   readonly #counts = new Map<string, number>();
   readonly #windows = new Map<string, Map<string, number>>();
   readonly #windowSets = new Map<string, ReadonlySet<string>>();
-  readonly #activators: ReadonlyMap<string, StreamActivator>;
 
   constructor(private readonly options: HubOptions) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...options.limits };
-    this.#activators = new Map((options.activators ?? []).map((a) => [a.method, a]));
   }
 
   get demand(): StreamDemand {
@@ -76,20 +69,11 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
     const definition = methodOf(method, { methods: this.options.methods });
     const validated = checkedParams(definition, params);
     if (validated.at !== undefined) throw invalidParam('at', 'a stream is live: subscribe without at, or query with at', []);
-    return this.options.betweenCommits(async () => {
+    return this.options.betweenCommits(() => {
+      this.options.admit?.(method, validated);
       const subscription = new Subscription(this.#nextId++, definition, validated, sink, this.limits, (s) => this.#forget(s));
       this.#subscriptions.set(subscription.id, subscription);
-      const first = this.#count(method, validated.window, 1) === 1;
-      const activator = this.#activators.get(method);
-      if (first && activator) {
-        try {
-          await activator.start();
-        } catch (error) {
-          this.#forget(subscription);
-          subscription.close();
-          throw error;
-        }
-      }
+      this.#count(method, validated.window, 1);
       return subscription;
     });
   }
@@ -156,19 +140,11 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
   #forget(subscription: Subscription): void {
     if (this.#subscriptions.get(subscription.id) !== subscription) return;
     this.#subscriptions.delete(subscription.id);
-    const method = subscription.method;
-    const last = this.#count(method, subscription.params.window, -1) === 0;
-    const activator = this.#activators.get(method);
-    if (last && activator) {
-      // stop between commits; a subscription made meanwhile starts it again after this
-      void this.options.betweenCommits(() => {
-        if (!this.has(method)) activator.stop();
-      }).catch(() => undefined);
-    }
+    this.#count(subscription.method, subscription.params.window, -1);
   }
 
-  /** Adjusts the open count of `method` (and of its window); returns the method's new count. */
-  #count(method: string, window: string | undefined, delta: 1 | -1): number {
+  /** Adjusts the open count of `method` (and of its window). */
+  #count(method: string, window: string | undefined, delta: 1 | -1): void {
     const count = (this.#counts.get(method) ?? 0) + delta;
     this.#counts.set(method, count);
     if (window !== undefined) {
@@ -179,6 +155,5 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
       else windows.set(window, n);
       this.#windowSets.set(method, new Set(windows.keys()));
     }
-    return count;
   }
 }

@@ -25,7 +25,7 @@ export interface ReplayOptions {
   /** Block time to stop at (exclusive). */
   to?: number | string | bigint;
   /**
-   * Transactions the store keeps behind the newest block while the replay runs (as the engine
+   * History kept behind the newest block while the replay runs (as the engine
    * option `retain`, docs/semantics.md Retention): seconds or "15m", "2h"...; "all" keeps everything.
    * Default 15m. An engine's own, shorter `retain` still applies.
    */

@@ -221,7 +221,9 @@ describe('golden records and the data set', () => {
     expect(orphans.length > 0 && orphans.every((u) => u === null)).toBe(true);
     const xusdQuoted = custom.oracle.answer('chain::market::block', { base: data.mints.GONE, limit: 1000 }) as Record<string, unknown>[];
     expect(xusdQuoted.length > 0 && xusdQuoted.every((b) => b.quote_usd_price === '1')).toBe(true);
-    const gone = retained.oracle.answer('chain::market::block', { base: data.mints.GONE, limit: 1000 }) as Record<string, unknown>[];
+    // default stablecoins, everything kept: GONE's USD route comes and goes
+    const defaults = new Oracle(data, { minSamples: 100, blockCuLimit: 60_000_000n, saturatedFillPct: 90, stablecoins: [USDC, USDT], outlierThreshold: 0.25 });
+    const gone = defaults.answer('chain::market::block', { base: data.mints.GONE, limit: 1000 }) as Record<string, unknown>[];
     expect(gone.some((b) => b.quote_usd_price === null) && gone.some((b) => b.quote_usd_price !== null)).toBe(true);
     const recs = custom.oracle.answer('chain::priorityfee::recommendation', { window: '15m', limit: 1000 }) as Record<string, unknown>[];
     expect(recs.some((r) => r.saturated_block_share_pct !== '0')).toBe(true);
@@ -232,5 +234,9 @@ describe('golden records and the data set', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(AT.some((at) => at !== undefined && Array.isArray(retained.oracle.answer('chain::priorityfee::fee', { at, window: '1m' })))).toBe(true);
     expect(AT.some((at) => at !== undefined && !Array.isArray(retained.oracle.answer('chain::priorityfee::fee', { at, window: '1h' })))).toBe(true);
+    // the market's history is cut too: an early `at` refused, a live list shorter than the full one
+    expect(AT.some((at) => at !== undefined && !Array.isArray(retained.oracle.answer('chain::market::trades', { at })))).toBe(true);
+    const all = (custom.oracle.answer('chain::market::block', { limit: 1000 }) as unknown[]).length;
+    expect((retained.oracle.answer('chain::market::block', { limit: 1000 }) as unknown[]).length).toBeLessThan(all);
   });
 });

@@ -35,6 +35,8 @@ export type OracleAnswer = Wire[] | { error: number; param: string };
 
 const bySlotDesc = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0);
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** The methods whose history retention drops with the transactions. */
+const MARKET_HISTORY = new Set(['block', 'ohlcv', 'volume', 'vwap', 'twap', 'trades'].map((m) => `chain::market::${m}`));
 const before = (at: bigint | undefined) => (time: bigint) => at === undefined || time < at;
 
 export class Oracle {
@@ -60,6 +62,11 @@ export class Oracle {
     const pairMatch = (x: { base: string; quote: string }) =>
       (params.base === undefined || x.base === params.base) && (params.quote === undefined || x.quote === params.quote);
     const fees = this.#feeBlocks.filter((b) => kept(b.time));
+    // retention drops the market's history before the cut (no window was live when it pruned, so its
+    // blocks too): lists end there; an `at` at or before it, and a window reaching behind it, are refused
+    const cut = MARKET_HISTORY.has(method) ? this.transactionsFrom() : undefined;
+    const held = (time: bigint) => cut === undefined || time >= cut;
+    if (cut !== undefined && at !== undefined && at <= cut) return { error: -32602, param: 'at' };
     switch (method) {
       case 'chain::priorityfee::block':
         return fees.slice().reverse().slice(0, limit(1)).map(blockFeesRecord);
@@ -78,17 +85,20 @@ export class Oracle {
       }
       case 'chain::market::block':
         return this.#pairBlocks
-          .filter((x) => kept(x.time) && pairMatch(x))
+          .filter((x) => kept(x.time) && held(x.time) && pairMatch(x))
           .sort((a, b) => bySlotDesc(a.slot, b.slot) || text(a.base, b.base) || text(a.quote, b.quote))
           .slice(0, limit(100))
           .map(blockTradesRecord);
       case 'chain::market::ohlcv': {
+        const width = windowLength(params.window!);
+        if (at !== undefined && !held(windowFloor(at - 1n, width))) return { error: -32602, param: 'at' };
         const all: { start: bigint; base: string; quote: string; record: Wire }[] = [];
         for (const [base, quote] of this.#pairs().filter(([base, quote]) => pairMatch({ base, quote }))) {
           const list = this.#pairBlocks.filter((x) => x.base === base && x.quote === quote && kept(x.time));
           for (const c of candles(list, params.window!)) all.push({ ...c, base, quote });
         }
         return all
+          .filter((c) => held(c.start + width - 1n))
           .filter((c) => (params.from === undefined || c.start >= params.from) && (params.to === undefined || c.start < params.to))
           .sort((a, b) => bySlotDesc(a.start, b.start) || text(a.base, b.base) || text(a.quote, b.quote))
           .slice(0, limit(5000))
@@ -98,15 +108,18 @@ export class Oracle {
       case 'chain::market::vwap':
       case 'chain::market::twap': {
         const kind = method.slice('chain::market::'.length) as 'volume' | 'vwap' | 'twap';
+        const width = windowLength(params.window!);
+        const end = at ?? this.#pairBlocks.reduce((newest, x) => (x.time > newest ? x.time : newest), 0n) + 1n;
+        if (!held(end - width)) return { error: -32602, param: at === undefined ? 'window' : 'at' };
         return this.#trailingOf(params.window!)
-          .filter((p) => kept(p.time) && pairMatch(p))
+          .filter((p) => kept(p.time) && held(p.time) && held(p.time + 1n - width) && pairMatch(p))
           .sort((a, b) => bySlotDesc(a.time, b.time) || bySlotDesc(a.slot, b.slot) || text(a.base, b.base) || text(a.quote, b.quote))
           .slice(0, limit(100))
           .map((p) => p.points[kind]);
       }
       case 'chain::market::trades':
         return this.#data.trades
-          .filter((t) => kept(t.timestamp) && pairMatch(t))
+          .filter((t) => kept(t.timestamp) && held(t.timestamp) && pairMatch(t))
           .sort((a, b) => bySlotDesc(a.slot, b.slot) || b.tx_index - a.tx_index || b.fill_index - a.fill_index)
           .slice(0, limit(100))
           .map(tradeRecord);
@@ -153,7 +166,7 @@ export class Oracle {
   }
 
   /**
-   * The time before which retention has deleted the transactions (docs/semantics.md, Retention):
+   * The time before which retention has deleted the transactions, trades and market blocks (docs/semantics.md, Retention):
    * newest block time - R rounded down to a step of min(R, 1 minute), once it is past the first block.
    */
   transactionsFrom(): bigint | undefined {

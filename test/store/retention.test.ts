@@ -1,7 +1,8 @@
 /**
- * The `retain` option: an engine that prunes its transactions answers every live query, and every
- * as-of query that needs no pruned transaction, exactly as an engine that keeps everything (the
- * oracle here); the as-of queries that would need pruned transactions are refused (-32602 on `at`).
+ * The `retain` option: an engine that prunes its history answers every query as an engine that keeps
+ * everything (the oracle here) does, cut at the horizon (docs/semantics.md, Retention): the priority
+ * fee records whole, the market's entries from the cut on; the as-of queries that would need pruned
+ * transactions or market blocks are refused (-32602 on `at`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,41 +88,112 @@ async function refusal(promise: Promise<unknown>): Promise<RpcError> {
   return error as RpcError;
 }
 
+/** 9 minutes ingested, 5 kept: history from (newest - 5m) rounded down to the minute on is held. */
+const CUT = newest - 5n * MINUTE - ((newest - 5n * MINUTE) % MINUTE);
+const nsOf = (wire: unknown) => BigInt(Date.parse(String(wire).slice(0, 19) + 'Z')) * 1_000_000n + BigInt(String(wire).slice(20, 29));
+
+/**
+ * The part of the full answer an engine pruned at CUT lists (no window was live when it pruned, so
+ * it kept market blocks from CUT on): market entries from the cut on, candles that end after it,
+ * trailing points whose whole window starts at or after it; the priority-fee records whole.
+ */
+function heldPart(method: string, records: Record<string, unknown>[]): Record<string, unknown>[] {
+  switch (method) {
+    case 'chain::market::block':
+    case 'chain::market::trades':
+      return records.filter((r) => nsOf(r.timestamp) >= CUT);
+    case 'chain::market::ohlcv':
+      return records.filter((r) => nsOf(r.window_end) > CUT);
+    case 'chain::market::volume':
+    case 'chain::market::vwap':
+    case 'chain::market::twap':
+      return records.filter((r) => nsOf(r.window_start) >= CUT);
+    default:
+      return records;
+  }
+}
+
+/** Why the pruned engine refuses a query as of `at` (what it would need), or undefined when it answers. */
+function prunedNeed(method: string, params: Record<string, unknown>, at: bigint): string | undefined {
+  const width = params.window === undefined ? 0n : windowNanos(String(params.window));
+  if (method.startsWith('chain::market::') && method !== 'chain::market::token' && method !== 'chain::market::ingestion' && at <= CUT) return 'history before';
+  if (method === 'chain::market::ohlcv' && at - 1n - ((at - 1n) % width) < CUT) return 'market blocks';
+  if (['chain::market::volume', 'chain::market::vwap', 'chain::market::twap'].includes(method) && at - width < CUT) return 'market blocks';
+  // the two methods whose as-of answer reads transactions: the fee window's start, the top list's 5 minutes
+  const from = method === 'chain::priorityfee::fee' ? at - 1n - ((at - 1n) % width)
+    : method === 'chain::priorityfee::top_txs' ? at - 5n * MINUTE : undefined;
+  return from !== undefined && from < CUT ? 'transactions' : undefined;
+}
+
 describe('retain', () => {
-  it('live answers, whole lists included, are those of an engine that keeps everything', async () => {
+  it('live answers are those of an engine that keeps everything, lists cut at the horizon', async () => {
+    let cut = 0;
     for (const [method, params] of QUERIES) {
       const query = limited(method, params);
-      expect(await answer(pruned, method, query), method).toEqual(await answer(kept, method, query));
+      const full = (await answer(kept, method, query)) as Record<string, unknown>[];
+      const held = heldPart(method, full);
+      expect(await answer(pruned, method, query), method).toEqual(held);
+      if (held.length < full.length) cut++;
     }
+    // the market's lists did reach back past the cut, else the check above proves nothing
+    expect(cut).toBeGreaterThanOrEqual(5);
   });
 
-  it('as-of answers are exact where they need no pruned transaction, and refused on `at` where they would', async () => {
-    // 9 minutes ingested, 5 kept: the transactions from (newest - 5m) rounded down to the minute on are held
-    const cut = newest - 5n * MINUTE - ((newest - 5n * MINUTE) % MINUTE);
-    let refused = 0;
-    for (const at of [first + 30_000_000_000n, newest - 2n * MINUTE, newest + 1n]) {
+  it('a live trailing window wider than the history held is refused on `window`, as its stream is', async () => {
+    for (const method of ['chain::market::volume', 'chain::market::vwap', 'chain::market::twap']) {
+      const error = await refusal(pruned.call(method, { window: '1h' }));
+      expect(error.code).toBe(-32602);
+      expect(error.data).toEqual({ param: 'window' });
+      expect(error.message).toMatch(/needs the market blocks from .* but those before .* were pruned \(retain option\)/);
+      const stream = await refusal(pruned.subscribe(method, { window: '1h' }, () => undefined));
+      expect(stream.data).toEqual({ param: 'window' });
+    }
+    // within the history held (5 minutes here): answered
+    expect((await pruned.call('chain::market::volume', { window: '5m' })).length).toBeGreaterThan(0);
+  });
+
+  it('as-of answers are exact where they need nothing pruned, and refused on `at` where they would', async () => {
+    const refusedFor = new Map<string, number>();
+    for (const at of [first + 30_000_000_000n, CUT, CUT + 20_000_000_000n, newest - 2n * MINUTE, newest + 1n]) {
       for (const [method, params] of QUERIES) {
         const query = { ...limited(method, params), at: encodeTimestamp(at) };
-        // the two methods whose as-of answer reads transactions: the fee window's start, the top list's 5 minutes
-        const from = method === 'chain::priorityfee::fee' ? at - 1n - ((at - 1n) % windowNanos(String((params as { window?: string }).window)))
-          : method === 'chain::priorityfee::top_txs' ? at - 5n * MINUTE : undefined;
-        const needsTransactions = from !== undefined && from < cut;
-        if (!needsTransactions) {
-          expect(await answer(pruned, method, query), `${method} at ${query.at}`).toEqual(await answer(kept, method, query));
+        const need = prunedNeed(method, params, at);
+        if (need === undefined) {
+          const full = (await answer(kept, method, query)) as Record<string, unknown>[];
+          expect(await answer(pruned, method, query), `${method} at ${query.at}`).toEqual(heldPart(method, full));
           continue;
         }
         const error = await refusal(pruned.call(method, query));
         expect(error.code).toBe(-32602);
         expect(error.data).toEqual({ param: 'at' });
-        expect(error.message).toMatch(/needs the transactions from .* but those before .* were pruned \(retain option\)/);
+        expect(error.message).toMatch(new RegExp(`needs the (${need === 'history before' ? 'market history|trades' : need}) .* but those before .* were pruned \\(retain option\\)`));
+        refusedFor.set(need, (refusedFor.get(need) ?? 0) + 1);
+        if (need !== 'transactions') continue;
         const full = (await kept.call(method, query)) as Record<string, unknown>[];
         expect(full.length, `${method} at ${query.at}`).toBeGreaterThan(0);
         expect(asOfFields(method, full), `${method} at ${query.at}`).toEqual(expectedAsOf(method, at));
-        refused++;
       }
     }
-    // both methods are refused at least once (the first `at`), else the check above proves nothing
-    expect(refused).toBeGreaterThanOrEqual(2);
+    // every kind of refusal happens, else the checks above prove nothing
+    expect(refusedFor.get('transactions')).toBeGreaterThanOrEqual(2);
+    expect(refusedFor.get('history before')).toBeGreaterThanOrEqual(8);
+    expect(refusedFor.get('market blocks')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a trailing window live before the cut moves keeps the blocks it reads, wider than retention or not', async () => {
+    const engine = await createEngine({ minSamples: 10, retain: '5m' });
+    try {
+      await engine.ingest({ tokens: generateTokens() });
+      await engine.ingest(asInput(blocks.slice(0, 25)));
+      const live = { window: '1h', limit: 1 } as const;
+      await engine.call('chain::market::twap', live); // now live, sliding with every block
+      for (let i = 25; i < blocks.length; i += 25) await engine.ingest(asInput(blocks.slice(i, i + 25)));
+      for (const method of ['chain::market::volume', 'chain::market::vwap', 'chain::market::twap']) {
+        expect(await engine.call(method, live), method).toEqual(await kept.call(method, live));
+      }
+    } finally {
+      await engine.close();
+    }
   });
 
   it('rejects a retention shorter than 5 minutes or not a duration', async () => {

@@ -307,24 +307,24 @@ describe('Store queries', () => {
 });
 
 describe('Store.prune', () => {
-  it('deletes the transactions of the blocks before the cut and keeps everything else', async () => {
+  it('deletes the transactions and trades of the blocks before the cut and keeps everything else', async () => {
     const store = await openStore(await openDuckDBNode());
     try {
       await store.commit({ tokens: canonicalIPC('tokens', [token(SOL, 'SOL', 9)]) });
       for (let slot = 1n; slot <= 10n; slot++) await store.commit(unitOf(generateBlock(slot, 3, 2)));
-      expect(store.transactionsFrom).toBeUndefined();
+      expect(store.prunedBefore).toBeUndefined();
 
-      await store.prune(slotNs(6n) - 1n); // the transactions of slots 1..5 go
+      await store.prune(slotNs(6n) - 1n); // the transactions and trades of slots 1..5 go
       const counts = async () => {
         const transactions = await store.transactions(0n, 100n);
         const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM trades) AS nr, (SELECT count(*) FROM tokens) AS tokens');
         return { t: transactions.columns.slots[0], nt: rowCount(transactions), ...row };
       };
-      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 60n, tokens: 1n });
-      expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);
+      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 30n, tokens: 1n });
+      expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
       await store.prune(slotNs(3n)); // a cut never moves back
-      expect(store.transactionsFrom).toBe(slotNs(6n) - 1n);
-      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 60n, tokens: 1n });
+      expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
+      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 30n, tokens: 1n });
     } finally {
       await store.close();
     }

@@ -117,7 +117,8 @@ describe('engine.replay', () => {
     const loadReport = await loaded.load(dir);
     const pushes: PushParams[] = [];
     await replayed.subscribe('chain::priorityfee::recommendation', { window: '1m' }, (p) => void pushes.push(p));
-    const report = await replayed.replay(dir, { speed: Infinity });
+    // everything kept: the default 15 minutes would prune the warm-up block a day before (and its market history)
+    const report = await replayed.replay(dir, { speed: Infinity, retain: 'all' });
     expect(report).toMatchObject({ read: loadReport.read, ingested: loadReport.ingested, rejected: 0, blocks: loadReport.blocks, stopped: false });
     expect(pushes).toHaveLength(report.blocks);
     for (const method of METHODS) {
