@@ -11,6 +11,7 @@ import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/g
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
+import { MARKET_HISTORY } from '../oracle/oracle.js';
 
 const blocks = [...generateBlocks({ minutes: 6.5, txPerBlock: 8, seed: 'lazy-history' })];
 const input = (part: readonly GeneratedBlock[]) => ({
@@ -28,9 +29,6 @@ const CALLS: [string, Record<string, unknown>][] = [...METHOD_TABLE.values()].fl
   const windows = spec.window?.values ?? [undefined];
   return windows.map((w) => [m.name, { ...limit, ...(w === undefined ? {} : { window: w }) }] as [string, Record<string, unknown>]);
 });
-
-/** The methods whose history retention prunes with the transactions. */
-const MARKET_HISTORY = new Set(['block', 'ohlcv', 'volume', 'vwap', 'twap', 'trades'].map((m) => `chain::market::${m}`));
 
 async function feed(engine: Engine, part: readonly GeneratedBlock[]): Promise<void> {
   for (let i = 0; i < part.length; i += 30) await engine.ingest(input(part.slice(i, i + 30)));

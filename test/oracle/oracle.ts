@@ -36,7 +36,7 @@ export type OracleAnswer = Wire[] | { error: number; param: string };
 const bySlotDesc = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0);
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** The methods whose history retention drops with the transactions. */
-const MARKET_HISTORY = new Set(['block', 'ohlcv', 'volume', 'vwap', 'twap', 'trades'].map((m) => `chain::market::${m}`));
+export const MARKET_HISTORY = new Set(['block', 'ohlcv', 'volume', 'vwap', 'twap', 'trades'].map((m) => `chain::market::${m}`));
 const before = (at: bigint | undefined) => (time: bigint) => at === undefined || time < at;
 
 export class Oracle {
