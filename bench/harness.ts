@@ -49,8 +49,8 @@ export interface Skipped {
 /** A target of the issue, checked against this run. */
 export interface Target {
   text: string;
-  /** max-ratio: chainlens' figure over a baseline's (memory), to stay below `required`. */
-  kind: 'speedup' | 'min-rate' | 'max-latency' | 'max-ratio';
+  /** max-ratio: chainlens' figure over a baseline's (memory), to stay below `required`; max-mib: memory in MiB, below `required`. */
+  kind: 'speedup' | 'min-rate' | 'max-latency' | 'max-ratio' | 'max-mib';
   /** For a speedup: the baseline subject id. */
   against?: string;
   required: number;

@@ -37,6 +37,7 @@ function measuredText(target: Target, figure: Figure): string {
   if (target.kind === 'speedup') return `${target.measured.toFixed(target.measured < 1 ? 2 : 1)}x`;
   if (target.kind === 'min-rate') return rate(target.measured, figure.work.unit);
   if (target.kind === 'max-ratio') return `${target.measured.toFixed(2)}x`;
+  if (target.kind === 'max-mib') return `${Math.round(target.measured).toLocaleString('en-US')} MiB`;
   return ms(target.measured);
 }
 

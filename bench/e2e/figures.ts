@@ -25,7 +25,7 @@ export const E2E_SUBJECTS = [
 ] as const;
 
 /** Targets of the issue (the columnar engine is where they are to be met). */
-export const E2E_TARGETS = { loadBlocksPerSecond: 1_000, replayBlocksPerSecond: 500 } as const;
+export const E2E_TARGETS = { loadBlocksPerSecond: 1_000, replayBlocksPerSecond: 500, oneHourPeakMiB: 1_024, firstAnswerMs: 1_000 } as const;
 
 interface ChainlensRun extends SubjectRun {
   blocks: number;
@@ -64,7 +64,7 @@ function dumpFigureBase(dump: Dump, label: string) {
 }
 
 /** The targets of a dump's figure; `mine` undefined when chainlens did not finish (each target missed, nothing measured). */
-function dumpTargets(subjects: SubjectResult[], runs: Record<string, SubjectRun>, blocks: number): Target[] {
+function dumpTargets(subjects: SubjectResult[], runs: Record<string, SubjectRun>, blocks: number, label: string): Target[] {
   const mine = runs.chainlens as ChainlensRun | undefined;
   const loadRate = mine ? blocks / (mine.steps.load_ms! / 1000) : null;
   const peers = E2E_SUBJECTS.slice(1).map(([id]) => runs[id]!);
@@ -78,6 +78,10 @@ function dumpTargets(subjects: SubjectResult[], runs: Record<string, SubjectRun>
       measured: loadRate, met: loadRate !== null && loadRate >= E2E_TARGETS.loadBlocksPerSecond,
     },
     { text: 'peak RSS below both peers\' (chainlens / the smaller peer)', kind: 'max-ratio', required: 1, measured: memoryRatio, met: memoryRatio !== null && memoryRatio < 1 },
+    ...(label === 'one-hour' ? [{
+      text: 'peak RSS < 1 GiB', kind: 'max-mib', required: E2E_TARGETS.oneHourPeakMiB,
+      measured: mine?.peak_rss_mib ?? null, met: mine !== undefined && mine.peak_rss_mib < E2E_TARGETS.oneHourPeakMiB,
+    }] : []),
   ].map((t) => failed(t as Target));
 }
 
@@ -112,7 +116,7 @@ async function dumpFigure(dump: Dump, label: string, scratch: string): Promise<F
     const subjects = E2E_SUBJECTS.slice(1).map(([id, name]) => subject(id, name, runs[id]!, blocks));
     values.chainlens_failed = failure;
     return {
-      ...base, subjects, skipped: [{ id: 'chainlens', label: E2E_SUBJECTS[0][1], reason: failure }], targets: dumpTargets(subjects, runs, blocks), values,
+      ...base, subjects, skipped: [{ id: 'chainlens', label: E2E_SUBJECTS[0][1], reason: failure }], targets: dumpTargets(subjects, runs, blocks, label), values,
       checked: 'nothing: chainlens gave no answers to compare with',
     };
   }
@@ -144,7 +148,7 @@ async function dumpFigure(dump: Dump, label: string, scratch: string): Promise<F
     ...base,
     subjects,
     skipped: [],
-    targets: dumpTargets(subjects, runs, blocks),
+    targets: dumpTargets(subjects, runs, blocks, label),
     values,
     checked: `every row of (a)-(e) of native DuckDB and of Polars against chainlens' answers (${compared.toLocaleString('en-US')} values): ` +
       'integers, times and percentiles exactly, floats within 1e-9 (f64) or 2e-6 (f32 on the wire); the USD fields are chainlens\' only',
@@ -209,7 +213,10 @@ async function startupFigure(dump: Dump, label: string, scratch: string): Promis
     work: { unit: 'first answers', count: 1 },
     subjects,
     skipped: [],
-    targets: [],
+    targets: [{
+      text: 'first answer < 1 s', kind: 'max-latency', required: E2E_TARGETS.firstAnswerMs,
+      measured: subjects[0]!.stats.median_ms, met: subjects[0]!.stats.median_ms < E2E_TARGETS.firstAnswerMs,
+    }],
     values,
     notes: ['From the process start to the 1m recommendation at the newest block (d): chainlens loads the whole dump first (its per-block state is built as it loads); the peers read the files and answer (d) only.'],
   };

@@ -11,7 +11,7 @@ import { statsOfSamples, type Figure } from '../harness.js';
 import { REPLAY_STREAMS } from '../ingest.js';
 import type { BenchOptions } from '../options.js';
 
-/** Memory after the first hour may exceed the first hour's peak by this much. */
+/** Memory after the first hour may grow by this much (the second hour's peak to the largest later one). */
 const FLAT_WITHIN = 1.1;
 
 interface LongReplay {
@@ -71,8 +71,10 @@ export async function longReplayFigures(options: BenchOptions): Promise<Figure[]
   const minutes = options.quick ? 20 : 360;
   const run = await runChild<LongReplay>(import.meta.url, [String(minutes)]);
   if (run.rejected !== 0) throw new Error(`long replay: ${run.rejected} rows rejected`);
-  const [firstPeriod, ...later] = run.rss_by_period;
-  const growth = firstPeriod && later.length ? Math.max(...later) / firstPeriod : null;
+  // once the first period is over (the retained span and the hour-long windows are full by then):
+  // the largest later peak over the second period's
+  const [, second, ...later] = run.rss_by_period;
+  const growth = second ? Math.max(second, ...later) / second : null;
   const label = minutes === 360 ? 'six-hour' : `${minutes}-minute`;
   const unit = run.period_minutes === 60 ? 'hour' : `${run.period_minutes} minutes`;
   return [{
@@ -87,7 +89,7 @@ export async function longReplayFigures(options: BenchOptions): Promise<Figure[]
     }],
     skipped: [],
     targets: [{
-      text: `resident memory after the first ${unit} within ${Math.round((FLAT_WITHIN - 1) * 100)}% of that ${unit}'s peak (the largest later peak / the first)`,
+      text: `flat within ${Math.round((FLAT_WITHIN - 1) * 100)}% after the first ${unit} (the largest later peak of resident memory / the second ${unit}'s)`,
       kind: 'max-ratio', required: FLAT_WITHIN, measured: growth, met: growth === null ? null : growth <= FLAT_WITHIN,
     }],
     values: {
