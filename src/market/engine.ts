@@ -76,6 +76,8 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   #horizon: MarketHorizon | undefined;
   /** Time of the newest block with trades. */
   #newest: bigint | undefined;
+  /** Set once retention has pruned: every pair keeps a candle book of every width from then on. */
+  #allBooks = false;
   /** Every known token (chain::market::token). */
   readonly tokens = new TokenBook();
   /** The newest trades (chain::market::trades, live). */
@@ -143,7 +145,11 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     for (const method of TRAILING_METHODS) for (const w of this.demand.windows(method)) if (windowNanos(w) > widest) widest = windowNanos(w);
     const blocksFrom = this.#horizon && this.#horizon.blocksFrom > cut - widest ? this.#horizon.blocksFrom : cut - widest;
     this.#horizon = { listedFrom: cut, blocksFrom };
-    for (const pair of this.#pairs.values()) pair.prune(this.#horizon);
+    this.#allBooks = true;
+    for (const pair of this.#pairs.values()) {
+      pair.keepAllBooks();
+      pair.prune(this.#horizon);
+    }
   }
 
   /** Refuses a stream of a trailing window whose blocks retention has dropped (SubscriptionHub's admit). */
@@ -234,7 +240,10 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   #pair(base: string, quote: string): MarketPair {
     const key = pairKey(base, quote);
     let pair = this.#pairs.get(key);
-    if (!pair) this.#pairs.set(key, (pair = new MarketPair(base, quote)));
+    if (!pair) {
+      this.#pairs.set(key, (pair = new MarketPair(base, quote)));
+      if (this.#allBooks) pair.keepAllBooks();
+    }
     return pair;
   }
 }

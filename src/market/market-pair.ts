@@ -1,7 +1,9 @@
 /**
- * Everything the market engine keeps for one pair: its block series, its candles at every
- * MARKET_WINDOWS size, and the live trailing windows that have been asked for. Answers are newest
- * first, as of a time `at` (the blocks with time < at) or live.
+ * Everything the market engine keeps for one pair: its block series, its candles at the
+ * MARKET_WINDOWS sizes asked so far (a book is folded from the series when first asked, then kept
+ * up block by block: the same folds in the same order as if it had been kept from the start), and
+ * the live trailing windows that have been asked for. Answers are newest first, as of a time `at`
+ * (the blocks with time < at) or live.
  *
  * As-of exactness: every value is a function of the pair's blocks before `at` alone (finished
  * candles are immutable; a candle in progress is folded again from its blocks; trailing windows
@@ -47,7 +49,8 @@ interface LiveWindow {
 /** One pair's series, candle books and live trailing windows. */
 export class MarketPair {
   readonly series: PairSeries;
-  readonly #books = new Map<string, CandleBook>(MARKET_WINDOWS.map((w) => [w, new CandleBook(windowNanos(w))]));
+  /** Candle books of the widths asked so far (all of them once retention prunes: `keepAllBooks`). */
+  readonly #books = new Map<string, CandleBook>();
   /** Trailing windows kept live (slid at every block) once a query has asked for them. */
   readonly #live = new Map<string, LiveWindow>();
 
@@ -58,7 +61,7 @@ export class MarketPair {
     this.series = new PairSeries(base, quote);
   }
 
-  /** Appends the pair's next block: folds it into every candle size and slides the live windows. */
+  /** Appends the pair's next block: folds it into the candle books made so far and slides the live windows. */
   push(stats: BlockStats): void {
     this.series.push(stats);
     const i = this.series.length - 1;
@@ -71,7 +74,7 @@ export class MarketPair {
    * caller has made sure that an as-of candle in progress has its blocks (market/engine.ts).
    */
   candles(window: string, limit: number, range: CandleRange, horizon?: MarketHorizon): CandleValues[] {
-    const book = this.#books.get(window)!;
+    const book = this.#book(window);
     const n = this.#blocksBefore(range.at);
     if (n === 0) return [];
     const { from, to } = range;
@@ -143,7 +146,7 @@ export class MarketPair {
 
   /** Finished candles of `window` so far. */
   finishedCandles(window: string): number {
-    return this.#books.get(window)!.finished;
+    return this.#book(window).finished;
   }
 
   /**
@@ -151,7 +154,7 @@ export class MarketPair {
    * since there were `finishedBefore`, newest first (the ones the push closed).
    */
   candlesSince(window: string, finishedBefore: number): CandleValues[] {
-    const book = this.#books.get(window)!;
+    const book = this.#book(window);
     const out = [book.open.values()];
     for (let k = book.finished - 1; k >= finishedBefore; k--) out.push(book.candle(k));
     return out;
@@ -160,6 +163,25 @@ export class MarketPair {
   /** For streams: the trailing point of `window` at the pair's newest block (the window stays live from now on). */
   newestPoint(window: string): TrailingPoint {
     return this.#livePoint(this.#liveWindow(window));
+  }
+
+  /**
+   * Makes the candle book of every width (retention is about to drop blocks: a book made later
+   * could not fold the candles before the cut).
+   */
+  keepAllBooks(): void {
+    for (const window of MARKET_WINDOWS) this.#book(window);
+  }
+
+  /** The candle book of `window`, folded from the pair's blocks the first time it is asked. */
+  #book(window: string): CandleBook {
+    let book = this.#books.get(window);
+    if (!book) {
+      book = new CandleBook(windowNanos(window));
+      for (let i = 0; i < this.series.length; i++) book.add(this.series, i);
+      this.#books.set(window, book);
+    }
+    return book;
   }
 
   #blocksBefore(at: bigint | undefined): number {
