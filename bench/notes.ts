@@ -61,7 +61,7 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). Movin
   'Parquet decoding was tried and measured no faster (interleaved runs, 1.00x wall): the serving thread\'s time is spread thin, so ' +
   'what is left is fewer objects per block (top-list entries, block ' +
   'statistics and stream updates as typed columns: most of the garbage collection); more of the methods\' history computed on ' +
-  'first ask (block fees, fee windows and candles are still made per block for every pair and window at load). The peers show the ' +
+  'first ask (block fees and closed fee windows are still made per block at load; candle books are made per width when asked). The peers show the ' +
   'budget: they read only the columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
