@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { elapsedMs, statsOfSamples, type Figure, type SubjectResult } from './harness.js';
+import type { ReplayInput } from '../src/index.js';
 import type { BenchOptions } from './options.js';
 import { childArgs, isChildOf, peakRssMiB, printResult, rssMiB, runChild } from './child.js';
 
@@ -83,7 +84,11 @@ async function loadWithEngine(folder: string): Promise<Loaded> {
 }
 
 /** A replay at speed Infinity with a subscription to every method, memory sampled as it goes. */
-async function replayWithEngine(folder: string): Promise<Replayed> {
+/**
+ * A replay at speed Infinity in a fresh engine with every REPLAY_STREAMS method subscribed (the
+ * subscribers only count), resident memory sampled once a second against the simulated clock.
+ */
+export async function replayStreamed(source: ReplayInput, retain?: string): Promise<Replayed> {
   const { createEngine } = await import('../src/index.node.js');
   const engine = await createEngine();
   let pushed = 0;
@@ -95,7 +100,7 @@ async function replayWithEngine(folder: string): Promise<Replayed> {
     });
   }
   const start = process.hrtime.bigint();
-  const replay = engine.replay(folder, { speed: Infinity, retain: REPLAY_RETAIN });
+  const replay = engine.replay(source, { speed: Infinity, ...(retain === undefined ? {} : { retain }) });
   const raw: { time: bigint | undefined; rss: number }[] = [];
   const timer = setInterval(() => raw.push({ time: replay.time, rss: rssMiB() }), 1000);
   const report = await replay;
@@ -112,7 +117,7 @@ async function replayWithEngine(folder: string): Promise<Replayed> {
 }
 
 /** The largest resident memory sampled while the simulated clock was in [from, to) minutes. */
-function rssBetween(samples: Replayed['samples'], from: number, to: number): number | null {
+export function rssBetween(samples: Replayed['samples'], from: number, to: number): number | null {
   const inside = samples.filter((s) => s.minute >= from && s.minute < to).map((s) => s.rss_mib);
   return inside.length ? Math.max(...inside) : null;
 }
@@ -217,7 +222,7 @@ if (isChildOf(import.meta.url)) {
   const [mode, folder, minutes] = childArgs();
   const result = mode === 'generate' ? await generate(folder!, Number(minutes))
     : mode === 'engine' ? await loadWithEngine(folder!)
-    : mode === 'replay' ? await replayWithEngine(folder!)
+    : mode === 'replay' ? await replayStreamed(folder!, REPLAY_RETAIN)
     : await loadWithNative(folder!);
   printResult(result);
   process.exit(0);

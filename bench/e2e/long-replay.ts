@@ -6,9 +6,9 @@
  * generator (a six-hour Parquet dump would be ~9 GB on disk); the replay commits them through the
  * same ingest path as a dump. Twenty minutes in quick mode.
  */
-import { runChild, childArgs, isChildOf, peakRssMiB, printResult, rssMiB } from '../child.js';
+import { childArgs, isChildOf, printResult, runChild } from '../child.js';
 import { statsOfSamples, type Figure } from '../harness.js';
-import { REPLAY_STREAMS } from '../ingest.js';
+import { REPLAY_STREAMS, replayStreamed, rssBetween } from '../ingest.js';
 import type { BenchOptions } from '../options.js';
 
 /** Memory after the first hour may grow by this much (the second hour's peak to the largest later one). */
@@ -29,7 +29,6 @@ interface LongReplay {
 }
 
 async function replayGenerated(minutes: number): Promise<LongReplay> {
-  const { createEngine } = await import('../../src/index.node.js');
   const { generateBlocks, generateTokens } = await import('../../src/generate/market.js');
   const options = { minutes, seed: 1, profile: 'mainnet' as const };
   let transactions = 0;
@@ -40,29 +39,13 @@ async function replayGenerated(minutes: number): Promise<LongReplay> {
       yield { blocks: [g.block], transactions: g.transactions, trades: g.trades };
     }
   }
-  const engine = await createEngine();
-  let pushed = 0;
-  for (const [method, params] of REPLAY_STREAMS) await engine.subscribe(method, params, (push) => void (pushed += push.result?.length ?? 0));
-  const started = performance.now();
-  const replay = engine.replay(blocks(), { speed: Infinity });
+  const run = await replayStreamed(blocks()); // the replay's default retention
   const period = minutes >= 120 ? 60 : minutes / 4;
-  const byPeriod: number[] = [];
-  let first: bigint | undefined;
-  const timer = setInterval(() => {
-    const time = replay.time;
-    if (time === undefined) return;
-    first ??= time;
-    const k = Math.floor(Number(time - first) / 60e9 / period);
-    byPeriod[k] = Math.max(byPeriod[k] ?? 0, rssMiB());
-  }, 1000);
-  const report = await replay;
-  clearInterval(timer);
-  const seconds = (performance.now() - started) / 1000;
-  const peak = peakRssMiB();
-  await engine.close();
+  const periods = Math.ceil(minutes / period);
   return {
-    minutes, seconds, blocks: report.blocks, transactions, rejected: report.rejected, blocks_per_s: report.blocksPerSecond,
-    pushed_points: pushed, peak_rss_mib: peak, rss_by_period: Array.from(byPeriod, (v) => Math.round(v ?? 0)), period_minutes: period,
+    minutes, seconds: run.seconds, blocks: run.blocks, transactions, rejected: run.rejected, blocks_per_s: run.blocks_per_s,
+    pushed_points: run.pushed_points, peak_rss_mib: run.peak_rss_mib, period_minutes: period,
+    rss_by_period: Array.from({ length: periods }, (_, k) => Math.round(rssBetween(run.samples, k * period, (k + 1) * period) ?? 0)),
   };
 }
 

@@ -145,11 +145,11 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     for (const method of TRAILING_METHODS) for (const w of this.demand.windows(method)) if (windowNanos(w) > widest) widest = windowNanos(w);
     const blocksFrom = this.#horizon && this.#horizon.blocksFrom > cut - widest ? this.#horizon.blocksFrom : cut - widest;
     this.#horizon = { listedFrom: cut, blocksFrom };
-    this.#allBooks = true;
-    for (const pair of this.#pairs.values()) {
-      pair.keepAllBooks();
-      pair.prune(this.#horizon);
+    if (!this.#allBooks) {
+      this.#allBooks = true;
+      for (const pair of this.#pairs.values()) pair.keepAllBooks();
     }
+    for (const pair of this.#pairs.values()) pair.prune(this.#horizon);
   }
 
   /** Refuses a stream of a trailing window whose blocks retention has dropped (SubscriptionHub's admit). */

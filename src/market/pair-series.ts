@@ -17,8 +17,6 @@ type FloatColumn = (typeof FLOAT_COLUMNS)[number];
 /** A pair's blocks as growable columns, oldest first. */
 export class PairSeries {
   length = 0;
-  /** Blocks dropped from the front by retention (dropFront): the series no longer starts at the pair's first block. */
-  dropped = 0;
   /** Block times, ns, not decreasing. */
   time = new BigInt64Array(16);
   count = new Uint32Array(16);
@@ -71,7 +69,6 @@ export class PairSeries {
     this.outlierCount.copyWithin(0, d, n);
     for (const c of FLOAT_COLUMNS) this.values[c].copyWithin(0, d, n);
     this.length = n - d;
-    this.dropped += d;
   }
 
   #grow(): void {

@@ -11,7 +11,7 @@
  * - position_at_fee_pN: the kernels sum the positions of the samples whose fee is >= fee_pN in
  *   sample order, and fee_pN moves with every block, so this one is a scan of the window: a tight
  *   branch-free loop over the window's fees as f64 (exact below 2^53; BigInt compares otherwise),
- *   about 3 ns a sample. It is the one part linear in the window (an order-free exact sum would be
+ *   about 4 ns a sample. It is the one part linear in the window (an order-free exact sum would be
  *   incremental, but would differ from the in-order sum in the last bit).
  */
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
