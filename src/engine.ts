@@ -32,7 +32,7 @@ import type { StreamLimits } from './stream/subscription.js';
 import type { StreamDemand } from './stream/updates.js';
 import type { PushHandler } from './transport/client.js';
 import type { PortLike } from './transport/endpoint.js';
-import { servePort, type PortServer } from './transport/port-server.js';
+import { servePort, type PortServer, type PortSession } from './transport/port-server.js';
 
 /** Options of `createEngine`. */
 export interface EngineOptions extends Partial<EngineSettings> {
@@ -48,11 +48,17 @@ export interface EngineOptions extends Partial<EngineSettings> {
   retain?: number | string;
 }
 
-/** Options of `engine.serve`. */
+/** Options of `engine.serve` and `engine.session`. */
 export interface ServeOptions {
-  /** Extra methods answered on this port only (a worker entry gives its owner admin methods this way). */
+  /** Extra methods answered on this connection only (a worker entry gives its owner admin methods this way). */
   methods?: Readonly<Record<string, ExtraHandler>>;
 }
+
+/**
+ * How a session hands a push (JSON text) to its transport; returns how it stays pending until the
+ * subscriber has it (PushSink.deliver: bytes to be acknowledged with chain::ack, or a promise).
+ */
+export type SessionSend = (text: string) => number | PromiseLike<unknown> | undefined | void;
 
 /** What `engine.replay` reads: a dump (like `load`), or `ingest` inputs in slot order (an array or an iterable). */
 export type ReplayInput = LoadSource | Iterable<IngestInput> | AsyncIterable<IngestInput>;
@@ -81,6 +87,13 @@ export interface Engine {
    * (chain::subscribe, chain::unsubscribe, chain::ack); returns a handle to stop.
    */
   serve(port: PortLike, options?: ServeOptions): PortServer;
+  /**
+   * One connection of a transport of your own (the HTTP server's WebSockets use it): answers bodies
+   * as `serve` does, with the connection's own subscriptions, whose pushes go to `send`. Call
+   * `replied(response)` once a reply has been sent (its subscriptions' pushes start then), and
+   * `close()` when the connection ends.
+   */
+  session(send: SessionSend, options?: ServeOptions): PortSession;
   /**
    * Subscribes to a method's stream: after each committed block that changes the method's answer,
    * `onPush` gets the new or updated data points (wire records, as a query answers them). Runs the
@@ -191,6 +204,18 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
       loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }, (await kernels()).parquet));
   }
 
+  /** One connection's dispatch and subscriptions, its pushes sent as JSON text (ports, WebSockets). */
+  function session(send: SessionSend, serveOptions: ServeOptions): PortSession {
+    const connection = new StreamConnection(hub, { deliver: (push) => send(JSON.stringify(push)) });
+    const extra = new Map([...connection.methods, ...Object.entries(serveOptions.methods ?? {})]);
+    const sessionTarget: DispatchTarget = { methods: METHOD_TABLE, context, extra };
+    return {
+      handle: (body) => dispatchText(body, sessionTarget),
+      replied: (response) => connection.replied(response),
+      close: () => connection.close(),
+    };
+  }
+
   return {
     request(body) {
       ensureOpen();
@@ -216,22 +241,11 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     },
     serve(port, serveOptions = {}) {
       ensureOpen();
-      const server = servePort(port, (post) => {
-        const connection = new StreamConnection(hub, {
-          deliver(push) {
-            const text = JSON.stringify(push);
-            post(text);
-            return text.length;
-          },
-        });
-        const extra = new Map([...connection.methods, ...Object.entries(serveOptions.methods ?? {})]);
-        const portTarget: DispatchTarget = { methods: METHOD_TABLE, context, extra };
-        return {
-          handle: (body) => dispatchText(body, portTarget),
-          replied: (response) => connection.replied(response),
-          close: () => connection.close(),
-        };
-      });
+      const server = servePort(port, (post) =>
+        session((text) => {
+          post(text);
+          return text.length;
+        }, serveOptions));
       servers.add(server);
       return {
         close() {
@@ -239,6 +253,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
           servers.delete(server);
         },
       };
+    },
+    session(send, serveOptions = {}) {
+      ensureOpen();
+      return session(send, serveOptions);
     },
     subscribe: ((method: string, params: Record<string, unknown>, onPush: PushHandler) => {
       ensureOpen();

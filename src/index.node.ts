@@ -8,3 +8,8 @@ export * from './index.js';
 export function createEngine(options: EngineOptions = {}): Promise<Engine> {
   return createEngineOn(nodePlatform, options);
 }
+
+export { serve, DEFAULT_PORT, type Server, type ServerOptions } from './server/server.js';
+export { TokenStore, type TokenInfo } from './server/tokens.js';
+export { serveAdmin, adminCall, type AdminChannel } from './server/admin.js';
+export type { Rate } from './server/rate-limit.js';

@@ -1,5 +1,6 @@
 /** chainlens: the platform-independent public surface (the entries add `createEngine`). */
-export { createEngineOn, type Engine, type EngineOptions, type IngestInput, type ReplayInput, type ServeOptions } from './engine.js';
+export { createEngineOn, type Engine, type EngineOptions, type IngestInput, type ReplayInput, type ServeOptions, type SessionSend } from './engine.js';
+export type { PortServer, PortSession } from './transport/port-server.js';
 export type { IngestReport } from './ingest/pipeline.js';
 export type { LoadOptions, LoadProgress } from './ingest/load.js';
 export type { LoadSource } from './ingest/sources.js';

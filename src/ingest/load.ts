@@ -39,6 +39,11 @@ export interface LoadOptions {
    * an error instead of a skipped file with a warning (default false).
    */
   strict?: boolean;
+  /**
+   * Stops the load before its next chunk (a server shutting down): the chunk being committed is
+   * finished, and the load rejects with the signal's reason; what was committed stays.
+   */
+  signal?: AbortSignal;
 }
 
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
@@ -87,6 +92,7 @@ export async function loadInputs(
   let files = 0;
   const progress = (file: string) => options.onProgress?.({ files, totalFiles, rows: report.read + own.read, blocks: report.blocks, file });
   const commit = async (chunk: FileBatch[]) => {
+    options.signal?.throwIfAborted();
     incomplete.observe(chunk);
     mergeReport(report, await pipeline.commit(chunk));
     progress(chunk.at(-1)?.source ?? '');

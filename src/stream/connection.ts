@@ -52,7 +52,7 @@ export const NO_PUSH_METHODS: ReadonlyMap<string, ExtraHandler> = new Map<string
   [SUBSCRIBE, () => {
     throw new RpcError({
       code: ErrorCode.MethodNotFound,
-      message: `method not available here: '${SUBSCRIBE}' needs a connection that can receive pushes: engine.subscribe(), or a port served by engine.serve()`,
+      message: `method not available here: '${SUBSCRIBE}' needs a connection that can receive pushes: engine.subscribe(), a port served by engine.serve(), or a WebSocket of the server`,
       data: { method: SUBSCRIBE },
     });
   }],

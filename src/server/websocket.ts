@@ -1,0 +1,112 @@
+/**
+ * The server's WebSockets: each socket is one engine session (engine.session), so it answers the
+ * same envelopes as a POST and holds its own subscriptions, whose pushes it sends as text frames.
+ *
+ * - The upgrade is authenticated like a POST; a refused upgrade gets the HTTP refusal, not a socket.
+ * - Replies go out in the order the requests came; a body of notifications only gets no frame.
+ * - A push counts as read once the socket has handed it to the operating system: a client that
+ *   stops reading fills the socket's buffers, its pushes stay pending, and the subscription ends at
+ *   the engine's slow-subscriber bound (-32005), as on a port.
+ * - A demo token is charged per request frame; a revoked token's socket is closed (1008).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Engine } from '../engine.js';
+import type { ResponseEntry } from '../rpc/dispatch.js';
+import { ErrorCode } from '../rpc/errors.js';
+import { admit, charge, presentedToken, unauthorized, type Refusal } from './access.js';
+import type { RateLimiter } from './rate-limit.js';
+import { errorBody, writeRefusal } from './responses.js';
+import type { TokenStore } from './tokens.js';
+
+/** Close codes (RFC 6455). */
+export const CLOSE_GOING_AWAY = 1001;
+export const CLOSE_POLICY = 1008;
+
+export interface SocketOptions {
+  engine: Engine;
+  tokens: TokenStore;
+  limiter: RateLimiter;
+  maxPayloadBytes: number;
+  /** Whether a browser page of this origin may connect (no Origin header: not a browser, allowed). */
+  originAllowed: (origin: string | undefined, host: string | undefined) => boolean;
+}
+
+/** The WebSocket side of a server. */
+export class SocketServer {
+  readonly #wss: WebSocketServer;
+  readonly #sockets = new Set<WebSocket>();
+
+  constructor(private readonly options: SocketOptions) {
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxPayloadBytes,
+      // a browser's token rides in a subprotocol; the socket answers with the first, so the page sees one
+      handleProtocols: (protocols) => [...protocols][0] ?? false,
+    });
+  }
+
+  /** Open sockets. */
+  get size(): number {
+    return this.#sockets.size;
+  }
+
+  /** Handles an HTTP upgrade: authenticates, then opens the socket. */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const refuse = (refusal: Refusal) => writeRefusal(socket, refusal);
+    if (!this.options.originAllowed(request.headers.origin, request.headers.host)) {
+      return refuse({ status: 403, headers: {}, error: { code: ErrorCode.Unauthorized, message: `forbidden: origin ${request.headers.origin} is not allowed` } });
+    }
+    const admitted = admit(request.headers, this.options.tokens, this.options.limiter);
+    if ('refused' in admitted) return refuse(admitted.refused);
+    const token = presentedToken(request.headers)!;
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#open(ws, token));
+  }
+
+  /** Closes every socket with 1001 (going away) and waits until they are closed. */
+  async close(timeoutMs: number): Promise<void> {
+    const closed = [...this.#sockets].map((ws) => new Promise<void>((resolve) => {
+      ws.once('close', () => resolve());
+      ws.close(CLOSE_GOING_AWAY, 'server shutting down');
+    }));
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([Promise.all(closed), timer]);
+    for (const ws of this.#sockets) ws.terminate();
+    this.#wss.close();
+  }
+
+  #open(ws: WebSocket, token: string): void {
+    this.#sockets.add(ws);
+    const session = this.options.engine.session((text) => new Promise<void>((resolve) => {
+      // an error here means the socket is gone: its close ends the session
+      ws.send(text, () => resolve());
+    }));
+    let replies = Promise.resolve();
+    const reply = (response: Promise<ResponseEntry[]>) => {
+      replies = replies.then(async () => {
+        const entries = await response;
+        if (entries.length === 0 || ws.readyState !== ws.OPEN) return;
+        ws.send(JSON.stringify(entries));
+        session.replied?.(entries);
+      });
+    };
+    ws.on('message', (data) => {
+      const check = this.options.tokens.check(token);
+      if (!check.ok) {
+        ws.send(errorBody(unauthorized(check.refusal).error));
+        ws.close(CLOSE_POLICY, `token ${check.refusal}`);
+        return;
+      }
+      const refused = charge(check.token, this.options.limiter);
+      if (refused) return reply(Promise.resolve(JSON.parse(errorBody(refused.error)) as ResponseEntry[]));
+      // binaryType 'nodebuffer': one Buffer per message, text or binary frames alike
+      reply(session.handle((data as Buffer).toString('utf8')).catch(() => [{ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InternalError, message: 'internal error' } }]));
+    });
+    ws.on('close', () => {
+      this.#sockets.delete(ws);
+      session.close?.();
+    });
+    ws.on('error', () => ws.terminate());
+  }
+}
