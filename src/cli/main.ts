@@ -1,5 +1,5 @@
 /**
- * The `chainlens` command: demo, generate, query, rpc, replay. Options and exit statuses: usage.ts.
+ * The `chainlens` command: demo, generate, query, rpc, replay, serve, token. Options and exit statuses: usage.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -15,6 +15,7 @@ import {
 import { demoData, FORMATS, generateDump } from './dump.js';
 import { reportProblems } from './load-report.js';
 import { loadEngine, LoadFailed, summary } from './load.js';
+import { serveCommand, tokenCommand } from './serve.js';
 import { tour } from './tour.js';
 import { COMMANDS, commandUsage, ExitCode, usage, usageHint, type CommandName } from './usage.js';
 
@@ -69,7 +70,7 @@ const isCommand = (name: string | undefined): name is CommandName => name !== un
 /** The package's version (dist/src/cli/main.js sits three folders below package.json). */
 const version = (): string => JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
 
-const RUN: Record<CommandName, (args: ParsedArgs) => Promise<number>> = { demo, generate, query, rpc, replay };
+const RUN: Record<CommandName, (args: ParsedArgs) => Promise<number>> = { demo, generate, query, rpc, replay, serve: serveCommand, token: tokenCommand };
 
 async function demo(args: ParsedArgs): Promise<number> {
   const dir = await demoData(numberOption(args, 'minutes', DEMO_MINUTES), stringOption(args, 'seed') ?? DEMO_SEED);

@@ -8,7 +8,7 @@ import type { OptionSpec } from './args.js';
 export const ExitCode = {
   /** The request was answered (an error entry is an answer, unless --fail-on-error). */
   answered: 0,
-  /** Loading failed (a missing path, nothing valid in the data). */
+  /** Loading failed (a missing path, nothing valid in the data), or a token command was refused (no such id). */
   loadFailed: 1,
   /** A command-line mistake. */
   usage: 2,
@@ -44,6 +44,9 @@ const failOnError: OptionHelp = { type: 'boolean', doc: `exit ${ExitCode.errorEn
 const minutes = (fallback: number): OptionHelp => ({ type: 'string', value: 'N', doc: `minutes of market (default ${fallback})` });
 const seed: OptionHelp = { type: 'string', value: 'S', doc: 'seed of the generator (default 1)' };
 const time = (doc: string): OptionHelp => ({ type: 'string', value: 'T', doc: `${doc} (Unix seconds or ISO-8601)` });
+
+const stateOption: OptionHelp = { type: 'string', value: 'DIR', doc: "the server's folder: tokens.json (hashes only), admin.sock, rpc-cursor.json (default ./.chainlens)" };
+const adminOption: OptionHelp = { type: 'string', value: 'SOCKET', doc: 'the admin channel (default DIR/admin.sock of --state)' };
 
 /** Every command, by name. */
 export const COMMANDS = {
@@ -95,6 +98,38 @@ export const COMMANDS = {
       retain: { type: 'string', value: 'D', doc: 'history kept (transactions, trades, market blocks): a duration (default 15m, at least 5m) or all' },
       'fail-on-error': { type: 'boolean', doc: `exit ${ExitCode.errorEntry} when the stream is refused or ends with an error` },
       rejections,
+      help,
+    },
+  },
+  serve: {
+    summary: 'serve POST / and WebSocket (bearer tokens) on loopback; load --data and follow --rpc meanwhile',
+    positionals: '',
+    maxPositionals: 0,
+    options: {
+      data: { type: 'string', multiple: true, value: 'PATH', doc: 'a dump folder or file loaded at start, answered while it loads; repeat for more' },
+      rpc: { type: 'string', value: 'URL', doc: 'follow a Solana JSON-RPC endpoint: ingest each new block' },
+      'rpc-encoding': { type: 'string', value: 'E', doc: 'getBlock encoding for --rpc: base64 (default) or json' },
+      host: { type: 'string', value: 'HOST', doc: 'address to bind (default 127.0.0.1)' },
+      port: { type: 'string', value: 'N', doc: 'port (default 8787; 0: any free port)' },
+      state: stateOption,
+      admin: adminOption,
+      cors: { type: 'string', multiple: true, value: 'ORIGIN', doc: 'an origin whose pages may call (repeat for more; default none)' },
+      'demo-rate': { type: 'string', value: 'R[/B]', doc: 'demo tokens: R requests per second, bursts of B (default 10/20)' },
+      'max-body': { type: 'string', value: 'BYTES', doc: 'largest request body or WebSocket message (default 1048576)' },
+      retain: { type: 'string', value: 'D', doc: 'history kept: a duration (at least 5m); default everything' },
+      rejections,
+      help,
+    },
+  },
+  token: {
+    summary: "issue, revoke or list the server's bearer tokens (through its admin channel)",
+    positionals: 'issue|revoke ID|list',
+    maxPositionals: 2,
+    options: {
+      label: { type: 'string', value: 'TEXT', doc: 'issue: a note shown by list' },
+      demo: { type: 'boolean', doc: 'issue: a demo token (rate-limited)' },
+      state: stateOption,
+      admin: adminOption,
       help,
     },
   },

@@ -5,7 +5,8 @@
  * `admin::token::issue` {label?, demo?} -> {token, info}; `admin::token::revoke` {id} -> info;
  * `admin::token::list` {} -> [info]. `chainlens token` is its client.
  */
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { createConnection, createServer, type Server as NetServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { ErrorCode, type RpcErrorObject } from '../rpc/errors.js';
@@ -35,6 +36,7 @@ export interface AdminChannel {
 export async function serveAdmin(tokens: TokenStore, path: string): Promise<AdminChannel> {
   const methods = adminMethods(tokens);
   if (process.platform !== 'win32') {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // a live server already there keeps its socket: refuse rather than steal it
     if (await reachable(path)) throw new Error(`another server's admin channel is open at ${path}`);
     await rm(path, { force: true });
@@ -93,12 +95,15 @@ export function adminCall(path: string, method: string, params: object = {}): Pr
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     socket.once('error', reject);
-    socket.once('connect', () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) + '\n'));
-    createInterface({ input: socket }).once('line', (line) => {
-      socket.end();
-      const reply = JSON.parse(line) as { result?: unknown; error?: RpcErrorObject };
-      if (reply.error) reject(new AdminError(reply.error));
-      else resolve(reply.result);
+    socket.once('connect', () => {
+      socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) + '\n');
+      createInterface({ input: socket }).once('line', (line) => {
+        socket.end();
+        const reply = JSON.parse(line) as { result?: unknown; error?: RpcErrorObject };
+        if (reply.error) reject(new AdminError(reply.error));
+        else resolve(reply.result);
+      });
     });
+    socket.once('close', () => reject(new Error(`the admin channel at ${path} closed without an answer`)));
   });
 }

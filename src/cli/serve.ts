@@ -1,0 +1,155 @@
+/**
+ * `chainlens serve` and `chainlens token`: the HTTP + WebSocket server with its admin channel, and
+ * the admin channel's client. State (tokens, admin socket, the RPC follower's cursor) lives in one
+ * folder, `--state` (default ./.chainlens).
+ */
+import { join } from 'node:path';
+import { createEngine } from '../index.node.js';
+import { adminCall, AdminError, serveAdmin } from '../server/admin.js';
+import { serve } from '../server/server.js';
+import { TokenStore, type TokenInfo } from '../server/tokens.js';
+import { numberOption, stringOption, stringsOption, UsageError, type ParsedArgs } from './args.js';
+import { reportProblems } from './load-report.js';
+import { summary } from './load.js';
+import { progress } from './progress.js';
+import { ExitCode } from './usage.js';
+
+const DEFAULT_STATE = '.chainlens';
+
+/** Where a server's state lives. */
+const statePaths = (args: ParsedArgs) => {
+  const state = stringOption(args, 'state') ?? DEFAULT_STATE;
+  return { tokens: join(state, 'tokens.json'), admin: stringOption(args, 'admin') ?? join(state, 'admin.sock'), cursor: join(state, 'rpc-cursor.json') };
+};
+
+/** `--port N`: 0 to 65535 (0: any free port). */
+function portOption(args: ParsedArgs): number | undefined {
+  const text = stringOption(args, 'port');
+  if (text === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be a port number (0-65535), got '${text}'`);
+  return Number(text);
+}
+
+/** `--demo-rate 10/20`: requests per second / burst. */
+function demoRate(args: ParsedArgs) {
+  const text = stringOption(args, 'demo-rate');
+  if (text === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(text);
+  if (!match || !(Number(match[1]) > 0)) throw new UsageError(`--demo-rate must be PER_SECOND[/BURST], e.g. 10/20, got '${text}'`);
+  const perSecond = Number(match[1]);
+  return { perSecond, burst: match[2] ? Number(match[2]) : Math.max(1, Math.ceil(perSecond * 2)) };
+}
+
+/** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
+const shutdownSignal = () =>
+  new Promise<NodeJS.Signals>((resolve) => {
+    const first = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', first).off('SIGTERM', first);
+      process.once('SIGINT', () => process.exit(130)).once('SIGTERM', () => process.exit(143));
+      resolve(signal);
+    };
+    process.on('SIGINT', first).on('SIGTERM', first);
+  });
+
+export async function serveCommand(args: ParsedArgs): Promise<number> {
+  const paths = statePaths(args);
+  const retainText = stringOption(args, 'retain');
+  const retain = retainText === undefined ? undefined : /^\d+$/.test(retainText) ? Number(retainText) : retainText;
+  const tokens = await TokenStore.open(paths.tokens);
+  const engine = await createEngine({ retain });
+  const stopping = new AbortController();
+  try {
+    const server = await serve(engine, {
+      host: stringOption(args, 'host'),
+      port: portOption(args),
+      tokens,
+      demoRate: demoRate(args),
+      corsOrigins: stringsOption(args, 'cors'),
+      maxBodyBytes: numberOption(args, 'max-body'),
+    });
+    const admin = await serveAdmin(tokens, paths.admin);
+    console.log(`chainlens: serving ${server.url} (POST / and WebSocket; admin channel ${admin.path})`);
+    if (!tokens.hasActive) {
+      const { token } = await tokens.issue({ label: 'first token' });
+      console.log(`chainlens: issued a first token; it is shown only now (${paths.tokens} keeps its hash): ${token}`);
+    }
+    const loading = loadInBackground(engine, stringsOption(args, 'data'), stopping.signal, stringOption(args, 'rejections'));
+    const signal = await shutdownSignal();
+    console.error(`chainlens: ${signal}: shutting down (finishing the requests and the block under way)`);
+    stopping.abort(new Error('the server is shutting down'));
+    await loading;
+    await server.close();
+    await admin.close();
+    return ExitCode.answered;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Loads `paths` while the server answers (what is committed so far); problems go to stderr, the server stays up. */
+async function loadInBackground(engine: Awaited<ReturnType<typeof createEngine>>, paths: string[], signal: AbortSignal, rejections?: string): Promise<void> {
+  if (paths.length === 0) return;
+  const bar = progress('loading', 'rows');
+  const started = performance.now();
+  try {
+    const report = await engine.load(paths.length === 1 ? paths[0]! : paths, {
+      signal,
+      onProgress: (p) => bar.update(p.rows, undefined, `${p.blocks} blocks, ${p.files}/${p.totalFiles} files`),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    bar.done(summary(`loaded ${paths.join(', ')}:`, report, seconds, `${Math.round(report.read / Math.max(seconds, 1e-3))} rows/s`));
+    await reportProblems(report, rejections);
+  } catch (error) {
+    bar.done();
+    console.error(signal.aborted ? `chainlens: loading stopped: ${signal.reason?.message}` : `chainlens: loading failed: ${(error as Error).message}`);
+  }
+}
+
+const describe = (t: TokenInfo) =>
+  `${t.id}  ${t.demo ? 'demo ' : 'full '} ${t.created}${t.revoked ? `  revoked ${t.revoked}` : ''}${t.label ? `  ${t.label}` : ''}`;
+
+/**
+ * `chainlens token issue|revoke ID|list`: through the admin channel of a running server; with no
+ * server running, on the token file itself (the next server start reads it).
+ */
+export async function tokenCommand(args: ParsedArgs): Promise<number> {
+  const [action, id] = args.positionals;
+  if (action !== 'issue' && action !== 'revoke' && action !== 'list') throw new UsageError(`token needs issue, revoke ID or list, got ${action ?? 'nothing'}`);
+  if (action === 'revoke' && !id) throw new UsageError('token revoke needs the ID of the token (see token list)');
+  if (action !== 'revoke' && id !== undefined) throw new UsageError(`unexpected argument: ${id}`);
+  const paths = statePaths(args);
+  const label = stringOption(args, 'label');
+  const demo = args.values.demo === true;
+  let offline: TokenStore | undefined;
+  const run = async <T>(online: () => Promise<T>, local: (store: TokenStore) => Promise<T> | T): Promise<T> => {
+    try {
+      return await online();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ECONNREFUSED') throw error;
+      offline = await TokenStore.open(paths.tokens);
+      return local(offline);
+    }
+  };
+  try {
+    if (action === 'issue') {
+      const { token, info } = await run(() => adminCall(paths.admin, 'admin::token::issue', { label, demo }), (s) => s.issue({ label, demo }));
+      console.log(token);
+      console.error(`issued ${describe(info)} (shown only now; ${offline ? `written to ${paths.tokens}` : 'the server keeps its hash'})`);
+    } else if (action === 'revoke') {
+      const info = await run(() => adminCall(paths.admin, 'admin::token::revoke', { id: id! }), (s) => s.revoke(id!));
+      console.log(`revoked ${describe(info)}`);
+    } else {
+      const list = await run(() => adminCall(paths.admin, 'admin::token::list'), (s) => s.list());
+      for (const info of list) console.log(describe(info));
+      if (list.length === 0) console.error('no tokens');
+    }
+  } catch (error) {
+    if (error instanceof AdminError || (error instanceof Error && /^no token with id/.test(error.message))) {
+      console.error(`chainlens: ${error.message}`);
+      return ExitCode.loadFailed;
+    }
+    throw error;
+  }
+  return ExitCode.answered;
+}
