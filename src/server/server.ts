@@ -8,7 +8,7 @@
  * path (404), method (405), token (401, -32001), demo rate (429, -32005), Content-Type (415),
  * body size (413); a body that is not JSON is a 200 with -32700, as the local call answers it.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine.js';
 import { ErrorCode } from '../rpc/errors.js';
@@ -103,20 +103,23 @@ export async function serve(engine: Engine, options: ServerOptions = {}): Promis
     sendJson(res, 200, JSON.stringify(response), cors);
   }
 
-  const server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? 10_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 5_000, requestTimeout);
+  // Node checks those timeouts on this interval (its default, 30 s, would let a slow client linger)
+  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeout / 2)) }, (req, res) => {
     const done = handle(req, res)
       .catch(() => sendJson(res, 500, errorBody({ code: ErrorCode.InternalError, message: 'internal error' })))
       .finally(() => inFlight.delete(done));
     inFlight.add(done);
   });
-  server.requestTimeout = options.requestTimeoutMs ?? 10_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 5_000;
   server.on('upgrade', (req, socket, head) => {
     if (closing) return void socket.destroy();
     sockets.upgrade(req, socket, head);
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // a client too slow with its request (408), headers too large (431), or not HTTP at all (400)
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,8 @@
  * same envelopes as a POST and holds its own subscriptions, whose pushes it sends as text frames.
  *
  * - The upgrade is authenticated like a POST; a refused upgrade gets the HTTP refusal, not a socket.
- * - Replies go out in the order the requests came; a body of notifications only gets no frame.
+ * - Each request frame gets one reply frame, in the order the requests came (`[]` for a body of
+ *   notifications only, as a port and a POST answer it), so a client can match replies first in, first out.
  * - A push counts as read once the socket has handed it to the operating system: a client that
  *   stops reading fills the socket's buffers, its pushes stay pending, and the subscription ends at
  *   the engine's slow-subscriber bound (-32005), as on a port.
@@ -86,7 +87,7 @@ export class SocketServer {
     const reply = (response: Promise<ResponseEntry[]>) => {
       replies = replies.then(async () => {
         const entries = await response;
-        if (entries.length === 0 || ws.readyState !== ws.OPEN) return;
+        if (ws.readyState !== ws.OPEN) return;
         ws.send(JSON.stringify(entries));
         session.replied?.(entries);
       });

@@ -1,15 +1,20 @@
 /**
  * The transports every conformance test runs over: the local engine, a real MessageChannel,
- * and a port into a real worker_thread hosting an engine (the compiled dist/workers entry).
- * Each can also subscribe to streams and replay a dump into its engine (the worker's through its
- * owner-only `chain::replay` method).
+ * a port into a real worker_thread hosting an engine (the compiled dist/workers entry), and the
+ * server on a loopback port: POST / through an independent JSON-RPC client (json-rpc-2.0), and a
+ * WebSocket through `ws`. Each can replay a dump into its engine (the worker's through its
+ * owner-only `chain::replay` method); all but HTTP, which cannot push, subscribe to streams.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { connect, createEngine, type Engine, type EngineOptions, type PushHandler, type StreamSubscription } from '../../src/index.node.js';
 import type { ResponseEntry } from '../../src/rpc/dispatch.js';
+import { JSONRPCClient, JSONRPCErrorException } from 'json-rpc-2.0';
+import { RpcError } from '../../src/rpc/errors.js';
+import { serve, type Server } from '../../src/index.node.js';
 import { callAny } from './call.js';
+import { connectWs } from './ws-client.js';
 
 /** Options of a transport's replay (speed: a number, or Infinity). */
 export interface TransportReplay {
@@ -90,4 +95,57 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
       },
     };
   },
+  http: async (setup = {}) => {
+    const { engine, server, token } = await startServer(setup);
+    const post = async (text: string) => {
+      const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: text });
+      return response.json();
+    };
+    const rpc: JSONRPCClient = new JSONRPCClient(async (request): Promise<void> => rpc.receive(await post(JSON.stringify(request))));
+    return {
+      request: async (b) => post(typeof b === 'string' ? b : JSON.stringify(b)),
+      async call(m, p) {
+        try {
+          return await rpc.request(m, p ?? {});
+        } catch (error) {
+          if (error instanceof JSONRPCErrorException) throw new RpcError({ code: error.code, message: error.message, data: error.data });
+          throw error;
+        }
+      },
+      subscribe: () => Promise.reject(new Error('HTTP POST cannot push: subscribe over the websocket transport')),
+      replay: (path, options) => engine.replay(path, { speed: Infinity, ...options }).done,
+      async close() {
+        await server.close();
+        await engine.close();
+      },
+    };
+  },
+  websocket: async (setup = {}) => {
+    const { engine, server, token } = await startServer(setup);
+    const client = await connectWs(server.url, token);
+    return {
+      request: (b) => client.request(b),
+      call: (m, p) => client.call(m, p),
+      subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
+      async replay(path, options) {
+        const report = await engine.replay(path, { speed: Infinity, ...options }).done;
+        // the pushes went out before the replay ended: a reply after them means the client has read them
+        await client.call('chain::market::token', {});
+        return report;
+      },
+      async close() {
+        await client.close();
+        await server.close();
+        await engine.close();
+      },
+    };
+  },
 };
+
+/** An engine served on an ephemeral loopback port, with a token issued for the test. */
+async function startServer(setup: TransportSetup): Promise<{ engine: Engine; server: Server; token: string }> {
+  const engine = await startEngine(setup);
+  const server = await serve(engine, { port: 0 });
+  const { token } = await server.tokens.issue({ label: 'test' });
+  return { engine, server, token };
+}

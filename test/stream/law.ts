@@ -11,7 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUPS_MINT, SOL_MINT, USDC_MINT } from '../../src/generate/constants.js';
 import { generateBlocks, type GeneratedBlock } from '../../src/generate/market.js';
 import { writeDump } from '../../src/generate/write-dump.js';
@@ -19,7 +19,7 @@ import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import type { PushParams } from '../../src/stream/push.js';
-import type { Transport } from '../helpers/transports.js';
+import { TRANSPORTS, type Transport } from '../helpers/transports.js';
 
 type Wire = Record<string, unknown>;
 
@@ -126,4 +126,22 @@ export async function checkLaw(t: Transport, dir: string, blocks: readonly Gener
     expect(changedBlocks, `${label}: pushes`).toBeGreaterThan(0);
   }
   return pushes.map((p) => p.length);
+}
+
+/** The law over one transport of TRANSPORTS (one test file each, so that vitest runs them side by side). */
+export function describeLaw(transport: string): void {
+  describe(`streams over ${transport}`, () => {
+    let t: Transport;
+    let dump: { dir: string; blocks: GeneratedBlock[] };
+    beforeAll(async () => {
+      dump = await lawDump();
+      t = await TRANSPORTS[transport]!({ options: { minSamples: 10 } });
+    });
+    afterAll(() => t?.close());
+
+    it('pushes after every block what the query answers as of just after it, for every method', { timeout: 240_000 }, async () => {
+      const counts = await checkLaw(t, dump.dir, dump.blocks);
+      expect(counts).toHaveLength(LAW_SUBSCRIPTIONS.length);
+    });
+  });
 }
