@@ -1,0 +1,126 @@
+/**
+ * `chainlens serve` and `chainlens token` as a user runs them (the compiled bin in child processes):
+ * the first token, tokens issued, listed and revoked through the admin channel (and on the file
+ * when no server runs), a graceful SIGTERM (the request in flight is answered, WebSockets close
+ * with 1001, exit 0), and a restart that keeps the revocations.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
+const BIN = fileURLToPath(new URL('../../bin/chainlens.js', import.meta.url));
+const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  /** The first token, when the server issued one. */
+  token?: string;
+  stderr: string[];
+  exited: Promise<number | null>;
+}
+
+/** Starts `chainlens serve` and waits for its "serving" line (and its first-token line, when `firstToken`). */
+async function startServe(args: string[], firstToken: boolean): Promise<Running> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const running: Partial<Running> = { child, stderr, exited };
+  while (running.url === undefined || (firstToken && running.token === undefined)) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`serve ended early: ${stderr.join('\n')}`);
+    running.url ??= /serving (http:\/\/\S+)/.exec(value)?.[1];
+    running.token ??= /(cl_[0-9a-f]{12}_[\w-]{43})/.exec(value)?.[1];
+  }
+  return running as Running;
+}
+
+const post = (url: string, token: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+const TRADES = { jsonrpc: '2.0', id: 1, method: 'chain::market::trades', params: { limit: 3 } };
+
+describe('chainlens serve', () => {
+  let dump: string;
+  let state: string;
+  let server: Running | undefined;
+  beforeAll(() => {
+    dump = mkdtempSync(join(tmpdir(), 'chainlens-serve-dump-'));
+    state = mkdtempSync(join(tmpdir(), 'chainlens-serve-'));
+    const generated = run(['generate', '--out', dump, '--minutes', '0.2', '--seed', '3', '--format', 'ndjson', '--tx-per-block', '100']);
+    expect(generated.status, generated.stderr).toBe(0);
+  });
+  afterAll(() => {
+    server?.child.kill('SIGKILL');
+  });
+
+  it('serves the data, issues and revokes tokens at run time, shuts down gracefully on SIGTERM and keeps revocations over a restart', { timeout: 120_000 }, async () => {
+    server = await startServe(['--state', state, '--data', dump], true);
+    const first = server.token!;
+    // the load runs while the server answers; once done, the trades are there
+    await expect.poll(async () => ((await (await post(server!.url, first, TRADES)).json()) as { result: unknown[] }[])[0]!.result.length, { timeout: 30_000 }).toBe(3);
+
+    const issued = run(['token', 'issue', '--state', state, '--label', 'ci bot']);
+    expect(issued.status, issued.stderr).toBe(0);
+    const second = issued.stdout.trim();
+    expect(issued.stderr).toMatch(/the server keeps its hash/);
+    expect((await post(server.url, second, TRADES)).status).toBe(200);
+    const listed = run(['token', 'list', '--state', state]);
+    expect(listed.stdout).toMatch(/first token/);
+    expect(listed.stdout).toMatch(/ci bot/);
+    const id = /cl_([0-9a-f]{12})_/.exec(first)![1]!;
+    expect(run(['token', 'revoke', id, '--state', state]).status).toBe(0);
+    expect((await post(server.url, first, TRADES)).status).toBe(401);
+    expect(run(['token', 'revoke', 'ffffffffffff', '--state', state]).status).toBe(1);
+
+    // a WebSocket with a stream open, and a POST whose body is still arriving when SIGTERM comes
+    const ws = new WebSocket(server.url.replace('http', 'ws'), { headers: { authorization: `Bearer ${second}` } });
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain::subscribe', params: { method: 'chain::market::block', params: {} } }));
+    await new Promise((resolve) => ws.once('message', resolve));
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    const body = JSON.stringify(TRADES);
+    const { port } = new URL(server.url);
+    const socket = netConnect(Number(port), '127.0.0.1');
+    const reply = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('close', () => resolve(text));
+    });
+    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${second}\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write(body.slice(10));
+    const answer = await reply;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toMatch(/"result":\[\{/);
+    expect(await closed).toBe(1001);
+    expect(await server.exited).toBe(0);
+    expect(server.stderr.join('\n')).toMatch(/SIGTERM: shutting down/);
+
+    // a restart: no new first token (one is active), the revocation holds, the issued token works
+    server = await startServe(['--state', state, '--data', dump], false);
+    expect((await post(server.url, first, TRADES)).status).toBe(401);
+    expect((await post(server.url, second, TRADES)).status).toBe(200);
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+    server = undefined;
+  });
+
+  it('token works on the file when no server is running', () => {
+    const alone = mkdtempSync(join(tmpdir(), 'chainlens-tokens-'));
+    const issued = run(['token', 'issue', '--state', alone, '--demo']);
+    expect(issued.status, issued.stderr).toBe(0);
+    expect(issued.stderr).toMatch(/written to .*tokens\.json/);
+    expect(run(['token', 'list', '--state', alone]).stdout).toMatch(/demo/);
+    expect(run(['token', 'frobnicate', '--state', alone]).status).toBe(2);
+  });
+});
