@@ -62,22 +62,10 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
     const { port1, port2 } = new MessageChannel();
     engine.serve(port1);
     const client = connect(port2);
-    return {
-      request: (b) => client.request(b),
-      call: (m, p) => client.call(m, p),
-      subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
-      async replay(path, options) {
-        const report = await engine.replay(path, { speed: Infinity, ...options }).done;
-        // the pushes were posted before the replay ended: a round trip lets the client read them all
-        await client.call('chain::market::token', {});
-        return report;
-      },
-      async close() {
-        client.close();
-        port1.close();
-        await engine.close();
-      },
-    };
+    return clientOf(engine, client, async () => {
+      client.close();
+      port1.close();
+    });
   },
   'worker port': async (setup = {}) => {
     if (!existsSync(ENGINE_WORKER)) throw new Error(`${ENGINE_WORKER} is missing: run npm run build`);
@@ -123,24 +111,34 @@ export const TRANSPORTS: Record<string, (setup?: TransportSetup) => Promise<Tran
   websocket: async (setup = {}) => {
     const { engine, server, token } = await startServer(setup);
     const client = await connectWs(server.url, token);
-    return {
-      request: (b) => client.request(b),
-      call: (m, p) => client.call(m, p),
-      subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
-      async replay(path, options) {
-        const report = await engine.replay(path, { speed: Infinity, ...options }).done;
-        // the pushes went out before the replay ended: a reply after them means the client has read them
-        await client.call('chain::market::token', {});
-        return report;
-      },
-      async close() {
-        await client.close();
-        await server.close();
-        await engine.close();
-      },
-    };
+    return clientOf(engine, client, async () => {
+      await client.close();
+      await server.close();
+    });
   },
 };
+
+/**
+ * A transport through a client of a server in this process: requests and streams through the
+ * client, replays into the engine; a replay's pushes went out before it ended, so one more round
+ * trip lets the client read them all.
+ */
+function clientOf(engine: Engine, client: Pick<Transport, 'request' | 'call' | 'subscribe'>, closeClient: () => Promise<void>): Transport {
+  return {
+    request: (b) => client.request(b),
+    call: (m, p) => client.call(m, p),
+    subscribe: (m, p, onPush) => client.subscribe(m, p, onPush),
+    async replay(path, options) {
+      const report = await engine.replay(path, { speed: Infinity, ...options }).done;
+      await client.call('chain::market::token', {});
+      return report;
+    },
+    async close() {
+      await closeClient();
+      await engine.close();
+    },
+  };
+}
 
 /** An engine served on an ephemeral loopback port, with a token issued for the test. */
 async function startServer(setup: TransportSetup): Promise<{ engine: Engine; server: Server; token: string }> {
