@@ -13,3 +13,4 @@ export { serve, DEFAULT_PORT, type Server, type ServerOptions } from './server/s
 export { TokenStore, type TokenInfo } from './server/tokens.js';
 export { serveAdmin, adminCall, type AdminChannel } from './server/admin.js';
 export type { Rate } from './server/rate-limit.js';
+export { followSolanaRpc, FollowError, type FollowEvent, type FollowOptions, type FollowReport, type FollowStatus, type Follower } from './live/solana-rpc.js';

@@ -7,8 +7,7 @@
  * how much of a secret was right.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readStateFile, writeStateFile } from '../platform/state-file.js';
 
 /** What is known of a token, the secret aside (what `list` shows). */
 export interface TokenInfo {
@@ -47,13 +46,8 @@ export class TokenStore {
   static async open(file?: string): Promise<TokenStore> {
     const store = new TokenStore(file);
     if (file === undefined) return store;
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return store;
-      throw error;
-    }
+    const text = await readStateFile(file);
+    if (text === undefined) return store;
     let parsed: { version?: unknown; tokens?: unknown };
     try {
       parsed = JSON.parse(text);
@@ -123,12 +117,7 @@ export class TokenStore {
     const file = this.file;
     if (file === undefined) return Promise.resolve();
     const text = JSON.stringify({ version: FILE_VERSION, tokens: [...this.#tokens.values()] }, null, 2) + '\n';
-    this.#writing = this.#writing.catch(() => undefined).then(async () => {
-      await mkdir(dirname(file), { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, text, { mode: 0o600 });
-      await rename(temporary, file);
-    });
+    this.#writing = this.#writing.catch(() => undefined).then(() => writeStateFile(file, text, 0o600));
     return this.#writing;
   }
 }
