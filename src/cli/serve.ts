@@ -4,11 +4,12 @@
  * folder, `--state` (default ./.chainlens).
  */
 import { join } from 'node:path';
-import { createEngine } from '../index.node.js';
+import { createEngine, type Engine } from '../index.node.js';
+import { followSolanaRpc, type Follower, type FollowOptions } from '../live/solana-rpc.js';
 import { adminCall, AdminError, serveAdmin } from '../server/admin.js';
 import { serve } from '../server/server.js';
 import { TokenStore, type TokenInfo } from '../server/tokens.js';
-import { numberOption, stringOption, stringsOption, UsageError, type ParsedArgs } from './args.js';
+import { choiceOption, numberOption, stringOption, stringsOption, UsageError, type ParsedArgs } from './args.js';
 import { reportProblems } from './load-report.js';
 import { summary } from './load.js';
 import { progress } from './progress.js';
@@ -73,11 +74,21 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
       const { token } = await tokens.issue({ label: 'first token' });
       console.log(`chainlens: issued a first token; it is shown only now (${paths.tokens} keeps its hash): ${token}`);
     }
-    const loading = loadInBackground(engine, stringsOption(args, 'data'), stopping.signal, stringOption(args, 'rejections'));
+    const rpc = stringOption(args, 'rpc');
+    const encoding = choiceOption(args, 'rpc-encoding', ['base64', 'json'] as const);
+    const fromText = stringOption(args, 'rpc-from');
+    if (fromText !== undefined && !/^\d{1,20}$/.test(fromText)) throw new UsageError(`--rpc-from must be a slot number, got '${fromText}'`);
+    const startSlot = fromText === undefined ? undefined : BigInt(fromText);
+    let follower: Follower | undefined;
+    // the dump's blocks come first: live blocks are newer, and blocks commit in slot order
+    const loading = loadInBackground(engine, stringsOption(args, 'data'), stopping.signal, stringOption(args, 'rejections')).then(() => {
+      if (rpc !== undefined && !stopping.signal.aborted) follower = follow(engine, { url: rpc, encoding, startSlot, cursorFile: paths.cursor });
+    });
     const signal = await shutdownSignal();
     console.error(`chainlens: ${signal}: shutting down (finishing the requests and the block under way)`);
     stopping.abort(new Error('the server is shutting down'));
     await loading;
+    await follower?.stop().catch(() => undefined);
     await server.close();
     await admin.close();
     return ExitCode.answered;
@@ -86,8 +97,32 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   }
 }
 
+/** Follows a Solana JSON-RPC endpoint from the slot after the cursor (else `startSlot`, else the tip); progress and problems on stderr. */
+function follow(engine: Engine, options: FollowOptions): Follower {
+  const { url } = options;
+  const bar = progress('following', 'blocks');
+  const follower = followSolanaRpc(engine, {
+    ...options,
+    onEvent(event) {
+      if (event.type === 'committed') {
+        const { tipSlot, behind, committed } = follower.status();
+        bar.update(committed, undefined, `slot ${event.slot}${tipSlot ? ` (tip ${tipSlot}, ${behind} behind)` : ''}`);
+      } else if (event.type === 'rejected') console.error(`chainlens: slot ${event.slot} rejected: ${event.reason}`);
+      else if (event.type === 'retry') console.error(`chainlens: ${event.method}: ${event.reason}; retry ${event.attempt} in ${event.delayMs} ms`);
+    },
+  });
+  follower.done.then(
+    (report) => bar.done(`followed ${url}: ${report.committed} blocks committed, ${report.skipped} skipped slots, ${report.rejected} rejected; newest ${report.newestCommittedSlot ?? 'none'}`),
+    (error: Error) => {
+      bar.done();
+      console.error(`chainlens: following stopped (the server keeps answering what it has): ${error.message}`);
+    },
+  );
+  return follower;
+}
+
 /** Loads `paths` while the server answers (what is committed so far); problems go to stderr, the server stays up. */
-async function loadInBackground(engine: Awaited<ReturnType<typeof createEngine>>, paths: string[], signal: AbortSignal, rejections?: string): Promise<void> {
+async function loadInBackground(engine: Engine, paths: string[], signal: AbortSignal, rejections?: string): Promise<void> {
   if (paths.length === 0) return;
   const bar = progress('loading', 'rows');
   const started = performance.now();

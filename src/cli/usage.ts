@@ -109,6 +109,7 @@ export const COMMANDS = {
       data: { type: 'string', multiple: true, value: 'PATH', doc: 'a dump folder or file loaded at start, answered while it loads; repeat for more' },
       rpc: { type: 'string', value: 'URL', doc: 'follow a Solana JSON-RPC endpoint: ingest each new block' },
       'rpc-encoding': { type: 'string', value: 'E', doc: 'getBlock encoding for --rpc: base64 (default) or json' },
+      'rpc-from': { type: 'string', value: 'SLOT', doc: 'first slot to follow when DIR/rpc-cursor.json does not say where to resume (default: the tip)' },
       host: { type: 'string', value: 'HOST', doc: 'address to bind (default 127.0.0.1)' },
       port: { type: 'string', value: 'N', doc: 'port (default 8787; 0: any free port)' },
       state: stateOption,

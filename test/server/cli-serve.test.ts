@@ -5,7 +5,7 @@
  * with 1001, exit 0), and a restart that keeps the revocations.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { chain, SolanaRpcServer } from '../helpers/solana-rpc-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/chainlens.js', import.meta.url));
 const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
@@ -113,6 +114,39 @@ describe('chainlens serve', () => {
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     server = undefined;
+  });
+
+  it('follows a Solana JSON-RPC endpoint with --rpc, and after a SIGTERM resumes from the slot after the newest committed one', { timeout: 120_000 }, async () => {
+    const FIRST = 400_000_000n;
+    const blocks = chain('BB.B.BB', FIRST);
+    const rpc = await SolanaRpcServer.start(blocks, FIRST + 1n);
+    const live = mkdtempSync(join(tmpdir(), 'chainlens-serve-rpc-'));
+    const newestSlots = async (running: Running, token: string) => {
+      const answer = (await (await post(running.url, token, { jsonrpc: '2.0', id: 1, method: 'chain::priorityfee::block', params: { limit: 10 } })).json()) as { result: { slot: string }[] }[];
+      return answer[0]!.result.map((b) => b.slot);
+    };
+    try {
+      server = await startServe(['--state', live, '--rpc', rpc.url, '--rpc-from', String(FIRST)], true);
+      const token = server.token!;
+      await expect.poll(() => newestSlots(server!, token), { timeout: 30_000 }).toEqual([String(FIRST + 1n), String(FIRST)]);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(JSON.parse(readFileSync(join(live, 'rpc-cursor.json'), 'utf8'))).toEqual({ slot: String(FIRST + 1n) });
+
+      // the chain moved on while the server was down: the restart fills the gap from the cursor, nothing twice
+      rpc.tip = blocks.at(-1)!.slot;
+      const requestsBefore = rpc.requests.length;
+      server = await startServe(['--state', live, '--rpc', rpc.url, '--rpc-from', String(FIRST)], false);
+      const expected = blocks.slice(2).map((b) => String(b.slot)).reverse();
+      await expect.poll(() => newestSlots(server!, token), { timeout: 30_000 }).toEqual(expected);
+      expect(rpc.blockRequests(requestsBefore).map(String)).toEqual([...expected].reverse());
+      server.child.kill('SIGINT');
+      expect(await server.exited).toBe(0);
+      expect(server.stderr.join('\n')).toMatch(/3 blocks committed, 2 skipped slots, 0 rejected/);
+      server = undefined;
+    } finally {
+      await rpc.close();
+    }
   });
 
   it('token works on the file when no server is running', () => {
