@@ -14,7 +14,7 @@ const RESULT = 'BENCH-RESULT ';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
 
 /** The compiled module of `moduleUrl`: a module of the source tree (bench run by vitest) maps to its build in dist/. */
-function compiledModule(moduleUrl: string): string {
+export function compiledModule(moduleUrl: string): string {
   const file = fileURLToPath(moduleUrl);
   const relative = path.relative(ROOT, file);
   if (relative.startsWith(`dist${path.sep}`) || relative.startsWith('..')) return file;

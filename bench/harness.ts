@@ -49,8 +49,11 @@ export interface Skipped {
 /** A target of the issue, checked against this run. */
 export interface Target {
   text: string;
-  /** max-ratio: chainlens' figure over a baseline's (memory), to stay below `required`; max-mib: memory in MiB, below `required`. */
-  kind: 'speedup' | 'min-rate' | 'max-latency' | 'max-ratio' | 'max-mib';
+  /**
+   * max-ratio: chainlens' figure over a baseline's (memory), to stay below `required`; max-mib: memory in MiB, below `required`;
+   * min-fraction: a share of what was due (pushes delivered), at least `required`.
+   */
+  kind: 'speedup' | 'min-rate' | 'max-latency' | 'max-ratio' | 'max-mib' | 'min-fraction';
   /** For a speedup: the baseline subject id. */
   against?: string;
   required: number;

@@ -246,6 +246,54 @@ const ENTRIES: readonly Entry[] = [
         'stream already is) instead of recomputed by the kernels after each block.',
     }),
   },
+  {
+    figures: ['server.http-summary'],
+    against: ['server-rps-ratio', 'server-p99-10c'],
+    explain: (f) => {
+      const v = (key: string) => value(f, key);
+      const text = (key: string) => String(f.values?.[key] ?? '?');
+      return {
+        why: `While the replay ingests at speed Infinity (${v('replay_blocks_per_s_while_measured').toFixed(0)} blocks/s), the worst method ` +
+          `(${text('worst_rps_ratio_method')}) answers ${v('worst_rps_ratio').toFixed(3)}x the bare server's requests/s (median over the methods ` +
+          `${v('median_rps_ratio').toFixed(3)}x, ${v('median_rps_ingesting').toLocaleString('en-US')} requests/s against the bare server's ` +
+          `${v('median_rps_bare').toLocaleString('en-US')}), and the worst p99 is ${ms(v('worst_p99_ms'))} (${text('worst_p99_method')}; median ` +
+          `${ms(v('median_p99_ms'))}). The requests wait for the thread: at speed Infinity the replay commits the blocks that are due ` +
+          `together, up to 64 blocks or 65,536 rows at once (about 40 mainnet-profile blocks), and lets the event loop turn once between commits, so the server process's event loop was ` +
+          `held up to ${ms(v('event_loop_delay_max_ms_ingesting'))} at a time during these runs. A CPU profile of the server process under ` +
+          'this load (node --cpu-prof, 10 s of the recommendation at 10 connections while ingesting) has the thread 98% busy: 65% in the ' +
+          'ingest pipeline, of which the seven recommendation windows\' ordered multisets (add, delete, insert, payloadSumAtLeast) ' +
+          'take 46% of the thread, garbage collection 10%, Arrow decoding 8%; answering HTTP took 7%. Idle (the replay paused) the ' +
+          `methods answer between ${v('worst_rps_ratio_idle').toFixed(3)}x and ${v('best_rps_ratio_idle').toFixed(2)}x the bare server's requests/s ` +
+          `(median ${v('median_rps_idle_over_bare').toFixed(2)}x): the cheapest spend most of their time where the bare server does (in ` +
+          'the profile of chain::market::token, writing the response out, writev, is the largest cost); the fee answers of 3.4 KB ' +
+          '(priorityfee::block, fee) spend 45% of the thread encoding their record to the wire on every call (encodeFloat32\'s ' +
+          'shortest decimal of each f32 field: 37%); and the five market methods without a pair filter (block, ohlcv, ' +
+          'volume, vwap, twap) cost about 1 ms a call: each call builds one list per traded pair (2,000 here) and merges their heads to ' +
+          'return one entry (MarketEngine.blocks/#points and mergeOrdered: 75% of the thread in their profile). ' +
+          `At the chain's own pace (a replay at speed 1, 2.5 blocks/s) the worst ratio is ${v('worst_rps_ratio_live').toFixed(3)}x (median ` +
+          `${v('median_rps_ratio_live').toFixed(2)}x) and the worst p99 ${ms(v('worst_p99_ms_live'))} (median ${ms(v('median_p99_ms_live'))}).`,
+        close: 'Ingest off the serving thread (an engine worker committing the blocks and publishing each block\'s live state to the ' +
+          'thread that answers), or at least commits cut into slices of a few ms with the event loop turning between them (one block ' +
+          'per commit, yields inside a block\'s method updates); and cheaper recommendation windows (their order statistics kept as ' +
+          'typed columns rather than ordered-multiset nodes), which also speeds the replay. Each record encoded to its wire text once, when it is made (the newest block\'s ' +
+          'fees and windows are asked again and again), not per call. For the market methods, a newest-first ' +
+          'index across pairs (the newest blocks\' records already list the pairs that traded), so an unfiltered limit-N answer reads ' +
+          'N entries instead of every pair\'s head.',
+      };
+    },
+  },
+  {
+    figures: ['server.websocket-'],
+    against: ['ws-1000'],
+    explain: (f) => ({
+      why: `Of ${value(f, 'pushes_expected').toLocaleString('en-US')} pushes, ${value(f, 'pushes_delivered').toLocaleString('en-US')} arrived ` +
+        `(the fewest on one socket ${value(f, 'pushes_min_per_socket')} of ${value(f, 'blocks_replayed')}); the server ended ` +
+        `${value(f, 'subscriptions_ended_by_server')} subscriptions (a subscriber 1,000 pushes or 16 MiB behind is ended), ` +
+        `${value(f, 'sockets_closed')} sockets closed and ${value(f, 'socket_errors')} failed.`,
+      close: 'Each push encoded once per block and the same text written to every socket (not per subscriber), and the replay ' +
+        'pacing its commits to the slowest socket\'s backlog rather than running ahead of it.',
+    }),
+  },
 ];
 
 /** The explanation of `target` missed in `figure` (the first entry that applies), if one was written. */

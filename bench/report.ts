@@ -34,10 +34,11 @@ function status(target: Target): string {
 
 function measuredText(target: Target, figure: Figure): string {
   if (target.measured === null) return 'n/a';
-  if (target.kind === 'speedup') return `${target.measured.toFixed(target.measured < 1 ? 2 : 1)}x`;
+  if (target.kind === 'speedup') return `${target.measured < 0.1 ? target.measured.toPrecision(2) : target.measured.toFixed(target.measured < 1 ? 2 : 1)}x`;
   if (target.kind === 'min-rate') return rate(target.measured, figure.work.unit);
   if (target.kind === 'max-ratio') return `${target.measured.toFixed(2)}x`;
   if (target.kind === 'max-mib') return `${Math.round(target.measured).toLocaleString('en-US')} MiB`;
+  if (target.kind === 'min-fraction') return `${(100 * target.measured).toFixed(target.measured === 1 ? 0 : 2)}%`;
   return ms(target.measured);
 }
 
@@ -175,6 +176,68 @@ function valuesTable(values: Record<string, number | string | null>): string[] {
   return lines;
 }
 
+/** "22.2k req/s<br>0.38 / 2.62 ms": a server run's rate, p50 and p99 (or a dash). */
+function serverCell(f: Figure, id: string): string {
+  const s = subject(f, id);
+  if (!s) return '—';
+  const errors = Number(f.values?.[`${id}_errors`] ?? 0);
+  return `${rate(s.per_second, 'req')}<br>${ms(s.stats.median_ms)} / ${ms(s.stats.p99_ms)}${errors ? `<br>**${errors} errors**` : ''}`;
+}
+
+/** chainlens' requests/s under `id` over the bare server's at the same connections. */
+function serverRatio(f: Figure, id: string, connections: number): string {
+  const mine = subject(f, `${id}-${connections}c`);
+  const bare = subject(f, `bare-${connections}c`);
+  if (!mine || !bare) return '—';
+  const ratio = mine.per_second / bare.per_second;
+  return `${ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2)}x`;
+}
+
+/** The server family: HTTP requests/s and latency per method and condition beside the bare server, then the WebSockets. */
+function serverSection(figures: Figure[]): string[] {
+  const lines = [
+    '## Server: HTTP and WebSocket',
+    '',
+    '`serve(engine)` in its own process, loaded with a 2-minute mainnet-profile dump and then 16 more minutes of',
+    'its continuation replayed (the engine holding the last 15 minutes, the replay\'s retention), under',
+    'autocannon (POST / with limit-1 calls, keep-alive, no pipelining) from another process, beside a bare',
+    '`node:http` server answering the very bytes chainlens answered (the transport\'s own limit on this machine).',
+    '"Idle": the replay paused. "Speed Infinity": while the replay ingests as fast as it can. "Speed 1": while a',
+    'replay ingests at the chain\'s own pace (2.5 blocks/s). Cells: requests/s, then p50 / p99 latency.',
+    '',
+  ];
+  const methods = figures.filter((f) => f.id.startsWith('server.http-') && f.id !== 'server.http-summary');
+  if (figures.length === 0) return [...lines, 'Not measured in this run (`npm run bench -- --only=server`).', ''];
+  const load = figures[0]!.load_average ? ` Load average when the family started: ${figures[0]!.load_average.join(', ')} (2 cores).` : '';
+  lines.push('### 10 connections, every method', '', ...(load ? [load.trim(), ''] : []));
+  lines.push('| method (params) | answer | idle | speed Infinity | speed 1 | bare node:http | speed Infinity / bare | idle / bare |', '|---|---|---|---|---|---|---|---|');
+  for (const f of methods) {
+    lines.push(`| ${f.title.replace(/^HTTP /, '')} | ${Number(f.values?.answer_bytes ?? 0).toLocaleString('en-US')} B | ${serverCell(f, 'chainlens-idle-10c')} | ` +
+      `${serverCell(f, 'chainlens-ingesting-10c')} | ${serverCell(f, 'chainlens-live-10c')} | ${serverCell(f, 'bare-10c')} | ` +
+      `${serverRatio(f, 'chainlens-ingesting', 10)} | ${serverRatio(f, 'chainlens-idle', 10)} |`);
+  }
+  lines.push('', '### 1 and 100 connections', '', '| method | connections | idle | speed Infinity | bare node:http | speed Infinity / bare | idle / bare |', '|---|---|---|---|---|---|---|');
+  for (const f of methods) {
+    for (const c of [1, 100]) {
+      if (!subject(f, `bare-${c}c`)) continue;
+      lines.push(`| ${f.title.replace(/^HTTP /, '').replace(/ \(.*$/, '')} | ${c} | ${serverCell(f, `chainlens-idle-${c}c`)} | ${serverCell(f, `chainlens-ingesting-${c}c`)} | ` +
+        `${serverCell(f, `bare-${c}c`)} | ${serverRatio(f, 'chainlens-ingesting', c)} | ${serverRatio(f, 'chainlens-idle', c)} |`);
+    }
+  }
+  lines.push('');
+  for (const f of figures.filter((x) => !methods.includes(x))) {
+    lines.push(`### ${f.title}`, '', `Data: ${f.size}.`, '');
+    if (f.subjects.length) {
+      const st = f.subjects[0]!.stats;
+      lines.push(`${f.subjects[0]!.label}: median ${ms(st.median_ms)}, p99 ${ms(st.p99_ms)}, max ${ms(st.max_ms)}; ${rate(f.subjects[0]!.per_second, f.work.unit)} delivered.`, '');
+    }
+    lines.push(...valuesTable(f.values ?? {}), '');
+    for (const note of f.notes) lines.push(`- ${note}`);
+    lines.push('');
+  }
+  return lines;
+}
+
 /** Missed targets, grouped by their explanation (the latency misses share a few). */
 function misses(figures: Figure[]): string[] {
   const groups = new Map<string, { why: string; close: string; items: Map<string, string[]> }>();
@@ -222,6 +285,7 @@ export function renderReport(results: BenchResults): string {
     'npm run build && node dist/bench/run.js --quick --docs=    # small sizes: a smoke run of the bench code',
     'node dist/bench/run.js --only=percentiles,market           # some families (see bench/options.ts); the others keep their figures',
     'npm run bench -- --only=e2e        # end to end: generates (once, cached in .chainlens/bench/) and measures the mainnet-profile dumps',
+    'npm run bench -- --only=server     # the HTTP and WebSocket server beside a bare node:http server (about 5 minutes)',
     '```',
     '',
     `## This run`,
@@ -288,6 +352,7 @@ export function renderReport(results: BenchResults): string {
   else out.push('### Ingest', '', 'Not measured in this run.', '');
   if (startup.length) for (const f of startup) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
   else out.push('### Start-up and memory', '', 'Not measured in this run.', '');
+  out.push(...serverSection(figures.filter((f) => f.family === 'server')));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

@@ -19,6 +19,7 @@ import { describeMachine, loadAverage, type Machine } from './machine.js';
 import { FAMILIES, parseOptions, type BenchOptions, type Family } from './options.js';
 import { recommendationFigures } from './recommendation.js';
 import { renderReport } from './report.js';
+import { serverFigures } from './server/figures.js';
 import { startupFigures } from './startup.js';
 
 /** The whole JSON result of a run. */
@@ -42,6 +43,7 @@ const FAMILY_RUNNERS: Record<Family, (options: BenchOptions) => Promise<Figure |
   market: marketFigures,
   recommendation: recommendationFigures,
   latency: latencyFigures,
+  server: serverFigures,
   startup: startupFigures,
   ingest: ingestFigures,
   e2e: e2eFigures,
