@@ -39,7 +39,7 @@ import { candleRecord } from './candle-records.js';
 import { chunkTrades } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
 import { MarketPair, type CandleRange, type MarketHorizon } from './market-pair.js';
-import { comparePairs, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
+import { comparePairs, type OrderedList, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
 import { RecentTrades } from './recent-trades.js';
 import { TokenBook } from './token-book.js';
 import type { TrailingPoint } from './trailing-point.js';
@@ -182,10 +182,10 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     if (this.#horizon && open !== undefined && open < this.#horizon.blocksFrom) {
       throw prunedHistory('at', 'market blocks', { from: open }, this.#horizon.blocksFrom);
     }
-    const lists = this.#matching(filter).map((pair) => pair.candles(window, limit, range, this.#horizon).map((c) => ({ pair, c })));
-    const newer = (x: (typeof lists)[number][number], y: typeof x) =>
-      x.c.start !== y.c.start ? (x.c.start > y.c.start ? -1 : 1) : comparePairs(x.pair, y.pair);
-    return mergeOrdered(lists, newer, limit).map(({ pair, c }) => candleRecord(pair.series, window, width, c));
+    const lists = this.#matching(filter).map((pair) => ({ pair, keys: pair.candleStarts(window, range, this.#horizon) }));
+    const newer = (x: PairItem<bigint>, y: PairItem<bigint>) => (x.key !== y.key ? (x.key > y.key ? -1 : 1) : comparePairs(x.pair, y.pair));
+    return newestMade(lists, newer, limit, (pair, count) => pair.candles(window, count, range, this.#horizon))
+      .map(({ pair, made }) => candleRecord(pair.series, window, width, made));
   }
 
   /** chain::market::volume: newest first (time, slot descending, then base and quote). */
@@ -203,16 +203,26 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     return this.#points(filter, window, limit, at, twapRecord);
   }
 
+  /** The newest `limit` trailing points over the matching pairs. */
   #points<R>(filter: PairFilter, window: string, limit: number, at: bigint | undefined, record: (k: PointKey, p: TrailingPoint) => R): R[] {
     const width = windowNanos(window);
     this.#checkAt(at);
     this.#checkReach(width, at);
-    const lists = this.#matching(filter).map((pair) => pair.points(window, limit, at, this.#horizon).map((p) => ({ pair, p })));
-    const newer = (x: (typeof lists)[number][number], y: typeof x) =>
-      x.p.time !== y.p.time ? (x.p.time > y.p.time ? -1 : 1)
-      : x.p.slot !== y.p.slot ? (x.p.slot > y.p.slot ? -1 : 1)
-      : comparePairs(x.pair, y.pair);
-    return mergeOrdered(lists, newer, limit).map(({ pair, p }) => record({ base: pair.base, quote: pair.quote, window, width }, p));
+    // a point's time and slot are its block's
+    const lists = this.#matching(filter).map((pair) => {
+      const n = at === undefined ? pair.series.length : pair.series.countBefore(at);
+      return { pair, keys: { length: Math.min(pair.pointCount(width, at, this.#horizon), limit), at: (k: number) => n - 1 - k } };
+    });
+    const newer = (x: PairItem<number>, y: PairItem<number>) => {
+      const tx = x.pair.series.time[x.key]!;
+      const ty = y.pair.series.time[y.key]!;
+      if (tx !== ty) return tx > ty ? -1 : 1;
+      const sx = x.pair.series.values.slot[x.key]!;
+      const sy = y.pair.series.values.slot[y.key]!;
+      return sx !== sy ? (sx > sy ? -1 : 1) : comparePairs(x.pair, y.pair);
+    };
+    return newestMade(lists, newer, limit, (pair, count) => pair.points(window, count, at, this.#horizon))
+      .map(({ pair, made }) => record({ base: pair.base, quote: pair.quote, window, width }, made));
   }
 
   /** Refuses an `at` at or before the horizon: what was listed before it is gone. */
@@ -246,4 +256,27 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     }
     return pair;
   }
+}
+
+/** An item of a pair's answer, known by its sort key before it is made. */
+type PairItem<K> = { pair: MarketPair; key: K };
+
+/**
+ * The first `limit` items over the pairs' lists, merged by their keys (`order`), then made: each
+ * pair's chosen items are its first ones, made with one `make(pair, count)`. A call across 2,000
+ * pairs so makes only the items it answers with, not `limit` of every pair.
+ */
+function newestMade<K, V>(
+  lists: readonly { pair: MarketPair; keys: OrderedList<K> }[], order: (x: PairItem<K>, y: PairItem<K>) => number, limit: number,
+  make: (pair: MarketPair, count: number) => V[],
+): { pair: MarketPair; made: V }[] {
+  const keyed = lists.map(({ pair, keys }) => ({ length: Math.min(keys.length, limit), at: (k: number): PairItem<K> => ({ pair, key: keys.at(k)! }) }));
+  const chosen = mergeOrdered(keyed, order, limit);
+  const counts = new Map<MarketPair, number>();
+  for (const { pair } of chosen) counts.set(pair, (counts.get(pair) ?? 0) + 1);
+  const made = new Map([...counts].map(([pair, count]) => [pair, { items: make(pair, count), next: 0 }]));
+  return chosen.map(({ pair }) => {
+    const items = made.get(pair)!;
+    return { pair, made: items.items[items.next++]! };
+  });
 }

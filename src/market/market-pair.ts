@@ -21,6 +21,7 @@ import type { BlockStats } from './block-stats.js';
 import { CandleBook } from './candle-book.js';
 import { foldCandle, type CandleValues } from './candle-fold.js';
 import { PairSeries } from './pair-series.js';
+import type { OrderedList } from './pairs.js';
 import { trailingPoint, type TrailingPoint } from './trailing-point.js';
 import { TrailingWindow } from './trailing-window.js';
 
@@ -70,31 +71,60 @@ export class MarketPair {
   }
 
   /**
-   * The newest `limit` candles of `window` opening in [from, to), as of `at`. Under retention the
-   * caller has made sure that an as-of candle in progress has its blocks (market/engine.ts).
+   * The candles of `window` as of `range.at`, newest first, within `from`/`to` and what retention
+   * lists: the newest one (in progress when live), then the finished ones from `top` - 1 down to
+   * `bottom`. Nothing is folded here.
    */
-  candles(window: string, limit: number, range: CandleRange, horizon?: MarketHorizon): CandleValues[] {
+  #candleSpan(window: string, range: CandleRange, horizon?: MarketHorizon) {
     const book = this.#book(window);
     const n = this.#blocksBefore(range.at);
-    if (n === 0) return [];
+    if (n === 0) return undefined;
     const { from, to } = range;
-    const s = this.series;
-    const newest = windowStart(s.time[n - 1]!, book.width);
-    const out: CandleValues[] = [];
+    const newest = windowStart(this.series.time[n - 1]!, book.width);
     const listed = horizon === undefined || newest + book.width > horizon.listedFrom;
-    if (listed && (from === undefined || newest >= from) && (to === undefined || newest < to)) {
-      out.push(n === s.length ? book.open.values() : foldCandle(s, newest, s.countBefore(newest, 0, n), n));
-    }
-    // every candle before the newest one is finished
-    let k = book.countBefore(to !== undefined && to < newest ? to : newest);
-    while (out.length < limit && k > 0) {
-      k--;
-      if (from !== undefined && book.startOf(k) < from) break;
-      // dropped at the next prune (the cut can move before the candle's blocks are in)
-      if (horizon && book.startOf(k) + book.width <= horizon.listedFrom) break;
-      out.push(book.candle(k));
-    }
+    const withNewest = listed && (from === undefined || newest >= from) && (to === undefined || newest < to);
+    // every candle before the newest one is finished; those ended by the cut are dropped at the next prune
+    const top = book.countBefore(to !== undefined && to < newest ? to : newest);
+    const dropped = horizon === undefined ? undefined : horizon.listedFrom - book.width + 1n;
+    const low = from === undefined ? dropped : dropped === undefined || from > dropped ? from : dropped;
+    const bottom = low === undefined ? 0 : Math.min(top, book.countBefore(low));
+    return { book, n, newest, withNewest, top, bottom };
+  }
+
+  /** The starts of the candles `candles` makes, newest first, without making them (the engine merges pairs by them). */
+  candleStarts(window: string, range: CandleRange, horizon?: MarketHorizon): OrderedList<bigint> {
+    const span = this.#candleSpan(window, range, horizon);
+    if (!span) return [];
+    const { book, newest, withNewest, top, bottom } = span;
+    const first = withNewest ? 1 : 0;
+    return { length: first + top - bottom, at: (k) => (k < first ? newest : book.startOf(top - 1 - (k - first))) };
+  }
+
+  /**
+   * The newest `limit` candles of `window` opening in [from, to), as of `at` (see #candleSpan). Under
+   * retention the caller has made sure that an as-of candle in progress has its blocks (market/engine.ts).
+   */
+  candles(window: string, limit: number, range: CandleRange, horizon?: MarketHorizon): CandleValues[] {
+    const span = this.#candleSpan(window, range, horizon);
+    if (!span) return [];
+    const { book, n, newest, withNewest, top, bottom } = span;
+    const s = this.series;
+    const out: CandleValues[] = [];
+    if (withNewest && limit > 0) out.push(n === s.length ? book.open.values() : foldCandle(s, newest, s.countBefore(newest, 0, n), n));
+    for (let k = top - 1; k >= bottom && out.length < limit; k--) out.push(book.candle(k));
     return out;
+  }
+
+  /**
+   * How many trailing points of `width` `points` makes as of `at` at most, without making any: the
+   * engine merges the pairs by their blocks' times and makes only the points it answers with.
+   */
+  pointCount(width: bigint, at?: bigint, horizon?: MarketHorizon): number {
+    const n = this.#blocksBefore(at);
+    if (horizon === undefined) return n;
+    // a point is held from the block at or after both bounds on: the held blocks are a suffix
+    const from = horizon.listedFrom > horizon.blocksFrom + width - 1n ? horizon.listedFrom : horizon.blocksFrom + width - 1n;
+    return n - this.series.countBefore(from, 0, n);
   }
 
   /**
