@@ -35,6 +35,8 @@ export interface ServerOptions {
   /** A client must send its request within this (ms; default 10,000), its headers within `headersTimeoutMs` (default 5,000). */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
+  /** A WebSocket that does not answer a ping within this (ms; default 30,000) is dropped. */
+  heartbeatMs?: number;
   /** How long `close()` waits for requests and sockets to finish before cutting them (ms; default 10,000). */
   shutdownGraceMs?: number;
 }
@@ -72,7 +74,7 @@ export async function serve(engine: Engine, options: ServerOptions = {}): Promis
   const corsHeaders = (origin: string | undefined): Record<string, string> =>
     origin !== undefined && origins.has(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
   const sockets = new SocketServer({
-    engine, tokens, limiter, maxPayloadBytes: maxBody,
+    engine, tokens, limiter, maxPayloadBytes: maxBody, heartbeatMs: options.heartbeatMs ?? 30_000,
     // a page of a listed origin, or of the server's own (a page it would serve), may open a socket
     originAllowed: (origin, hostHeader) => origin === undefined || origins.has(origin) || origin === `http://${hostHeader}`,
   });

@@ -9,6 +9,8 @@
  *   stops reading fills the socket's buffers, its pushes stay pending, and the subscription ends at
  *   the engine's slow-subscriber bound (-32005), as on a port.
  * - A demo token is charged per request frame; a revoked token's socket is closed (1008).
+ * - Every `heartbeatMs` each socket is pinged; one that has not answered the previous ping (a peer
+ *   gone without a close, which TCP may not notice for hours) is terminated, ending its subscriptions.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -30,6 +32,7 @@ export interface SocketOptions {
   tokens: TokenStore;
   limiter: RateLimiter;
   maxPayloadBytes: number;
+  heartbeatMs: number;
   /** Whether a browser page of this origin may connect (no Origin header: not a browser, allowed). */
   originAllowed: (origin: string | undefined, host: string | undefined) => boolean;
 }
@@ -38,8 +41,21 @@ export interface SocketOptions {
 export class SocketServer {
   readonly #wss: WebSocketServer;
   readonly #sockets = new Set<WebSocket>();
+  /** Sockets that answered the last ping (or opened since). */
+  readonly #alive = new WeakSet<WebSocket>();
+  readonly #heartbeat: ReturnType<typeof setInterval>;
 
   constructor(private readonly options: SocketOptions) {
+    this.#heartbeat = setInterval(() => {
+      for (const ws of this.#sockets) {
+        if (!this.#alive.has(ws)) ws.terminate();
+        else {
+          this.#alive.delete(ws);
+          ws.ping();
+        }
+      }
+    }, options.heartbeatMs);
+    this.#heartbeat.unref();
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxPayloadBytes,
@@ -67,6 +83,7 @@ export class SocketServer {
 
   /** Closes every socket with 1001 (going away) and waits until they are closed. */
   async close(timeoutMs: number): Promise<void> {
+    clearInterval(this.#heartbeat);
     const closed = [...this.#sockets].map((ws) => new Promise<void>((resolve) => {
       ws.once('close', () => resolve());
       ws.close(CLOSE_GOING_AWAY, 'server shutting down');
@@ -79,6 +96,8 @@ export class SocketServer {
 
   #open(ws: WebSocket, token: string): void {
     this.#sockets.add(ws);
+    this.#alive.add(ws);
+    ws.on('pong', () => this.#alive.add(ws));
     const session = this.options.engine.session((text) => new Promise<void>((resolve) => {
       // an error here means the socket is gone: its close ends the session
       ws.send(text, () => resolve());

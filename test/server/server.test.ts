@@ -268,6 +268,26 @@ describe('server streams', () => {
     }
   });
 
+  it('drops a WebSocket whose peer stops answering pings, and keeps one that answers', { timeout: 30_000 }, async () => {
+    const engine = await createEngine();
+    const server = await serve(engine, { port: 0, heartbeatMs: 150 });
+    const { token } = await server.tokens.issue();
+    const gone = await connectWs(server.url, token);
+    const alive = await connectWs(server.url, token);
+    try {
+      await gone.subscribe('chain::priorityfee::block', {}, () => undefined);
+      // a peer that vanished without a close: nothing it receives is read, so no pong comes back
+      (gone.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      await expect.poll(() => server.sockets, { timeout: 5_000, interval: 50 }).toBe(1);
+      expect(await alive.call('chain::market::token', {})).toEqual([]);
+    } finally {
+      gone.socket.terminate();
+      await alive.close();
+      await server.close();
+      await engine.close();
+    }
+  });
+
   it('answers while a load commits, what is committed so far (chain::market::ingestion grows)', { timeout: 120_000 }, async () => {
     const dump = await lawDump();
     const engine = await createEngine();
