@@ -72,6 +72,8 @@ export class SocketServer {
   /** Handles an HTTP upgrade: authenticates, then opens the socket. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const refuse = (refusal: Refusal) => writeRefusal(socket, refusal);
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (path !== '/') return refuse({ status: 404, headers: {}, error: { code: ErrorCode.InvalidRequest, message: `not found: ${path.slice(0, 64)}; the WebSocket is at /` } });
     if (!this.options.originAllowed(request.headers.origin, request.headers.host)) {
       return refuse({ status: 403, headers: {}, error: { code: ErrorCode.Unauthorized, message: `forbidden: origin ${request.headers.origin} is not allowed` } });
     }

@@ -126,6 +126,7 @@ describe('server', () => {
 
   it('refuses a WebSocket upgrade without a valid token (401), and takes a token in the Authorization header or a bearer.<token> subprotocol', async () => {
     expect(await openSocket(server.url, {})).toBe(401);
+    expect(await openSocket(new URL('/other', server.url).href, { headers: { authorization: `Bearer ${token}` } })).toBe(404);
     expect(await openSocket(server.url, { headers: { authorization: 'Bearer cl_nope' } })).toBe(401);
     for (const socket of [await openSocket(server.url, { headers: { authorization: `Bearer ${token}` } }), await openSocket(server.url, {}, [`bearer.${token}`])]) {
       expect(socket).toBeInstanceOf(WebSocket);
