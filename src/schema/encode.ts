@@ -34,12 +34,30 @@ export function encodeFloat64(value: number | null): string | null {
   return plainDecimal(String(value));
 }
 
+/**
+ * Texts of float32 values encoded lately: the live answers (the newest block's fees, its windows)
+ * are asked again and again, and the search below costs several toPrecision calls a value. A pure
+ * function of the value, so a bounded memo; cleared whole when full.
+ */
+const float32Texts = new Map<number, string>();
+const FLOAT32_MEMO = 1 << 16;
+
 /** Shortest decimal that round-trips to the same float32 (the value is first rounded to float32). */
 export function encodeFloat32(value: number | null): string | null {
   if (value === null || !Number.isFinite(value)) return null;
   const f = Math.fround(value);
   if (!Number.isFinite(f)) return null;
   if (f === 0) return '0';
+  let text = float32Texts.get(f);
+  if (text === undefined) {
+    text = shortestFloat32(f);
+    if (float32Texts.size >= FLOAT32_MEMO) float32Texts.clear();
+    float32Texts.set(f, text);
+  }
+  return text;
+}
+
+function shortestFloat32(f: number): string {
   // 9 significant digits always identify a float32, so the loop returns by then
   for (let precision = 1; ; precision++) {
     const candidate = Number(f.toPrecision(precision));
