@@ -10,8 +10,7 @@ import { adminCall, AdminError, serveAdmin } from '../server/admin.js';
 import { serve } from '../server/server.js';
 import { TokenStore, type TokenInfo } from '../server/tokens.js';
 import { choiceOption, numberOption, stringOption, stringsOption, UsageError, type ParsedArgs } from './args.js';
-import { reportProblems } from './load-report.js';
-import { summary } from './load.js';
+import { loadWithProgress } from './load.js';
 import { progress } from './progress.js';
 import { ExitCode } from './usage.js';
 
@@ -124,18 +123,9 @@ function follow(engine: Engine, options: FollowOptions): Follower {
 /** Loads `paths` while the server answers (what is committed so far); problems go to stderr, the server stays up. */
 async function loadInBackground(engine: Engine, paths: string[], signal: AbortSignal, rejections?: string): Promise<void> {
   if (paths.length === 0) return;
-  const bar = progress('loading', 'rows');
-  const started = performance.now();
   try {
-    const report = await engine.load(paths.length === 1 ? paths[0]! : paths, {
-      signal,
-      onProgress: (p) => bar.update(p.rows, undefined, `${p.blocks} blocks, ${p.files}/${p.totalFiles} files`),
-    });
-    const seconds = (performance.now() - started) / 1000;
-    bar.done(summary(`loaded ${paths.join(', ')}:`, report, seconds, `${Math.round(report.read / Math.max(seconds, 1e-3))} rows/s`));
-    await reportProblems(report, rejections);
+    await loadWithProgress(engine, paths, { signal }, rejections);
   } catch (error) {
-    bar.done();
     console.error(signal.aborted ? `chainlens: loading stopped: ${signal.reason?.message}` : `chainlens: loading failed: ${(error as Error).message}`);
   }
 }

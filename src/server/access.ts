@@ -59,12 +59,15 @@ export function presentedToken(headers: IncomingHttpHeaders): string | undefined
   return protocols.find((p) => p.startsWith(BEARER_PROTOCOL))?.slice(BEARER_PROTOCOL.length);
 }
 
-/** The token's check, then (for a demo token) its rate: the caller's token, or why it is refused. */
-export function admit(headers: IncomingHttpHeaders, tokens: TokenStore, limiter: RateLimiter): { token: TokenInfo } | { refused: Refusal } {
-  const check = tokens.check(presentedToken(headers));
+/** The token's check, then (for a demo token) its rate: the caller's token (and its text), or why it is refused. */
+export function admit(
+  headers: IncomingHttpHeaders, tokens: TokenStore, limiter: RateLimiter,
+): { token: TokenInfo; presented: string } | { refused: Refusal } {
+  const presented = presentedToken(headers);
+  const check = tokens.check(presented);
   if (!check.ok) return { refused: unauthorized(check.refusal) };
   const refused = charge(check.token, limiter);
-  return refused ? { refused } : { token: check.token };
+  return refused ? { refused } : { token: check.token, presented: presented! };
 }
 
 /** Charges one request to a demo token's bucket; the refusal when it is empty. */

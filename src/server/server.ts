@@ -14,7 +14,7 @@ import type { Engine } from '../engine.js';
 import { ErrorCode } from '../rpc/errors.js';
 import { admit } from './access.js';
 import { DEFAULT_DEMO_RATE, RateLimiter, type Rate } from './rate-limit.js';
-import { errorBody, sendJson } from './responses.js';
+import { errorBody, errorEntries, INTERNAL_ERROR, sendJson } from './responses.js';
 import { TokenStore } from './tokens.js';
 import { SocketServer } from './websocket.js';
 
@@ -101,7 +101,7 @@ export async function serve(engine: Engine, options: ServerOptions = {}): Promis
     if (Number(req.headers['content-length'] ?? 0) > maxBody) return tooLarge();
     const body = await readBody(req, maxBody);
     if (body === undefined) return tooLarge();
-    const response = await engine.request(body).catch(() => JSON.parse(errorBody({ code: ErrorCode.InternalError, message: 'internal error' })));
+    const response = await engine.request(body).catch(() => errorEntries(INTERNAL_ERROR));
     sendJson(res, 200, JSON.stringify(response), cors);
   }
 
@@ -110,7 +110,7 @@ export async function serve(engine: Engine, options: ServerOptions = {}): Promis
   // Node checks those timeouts on this interval (its default, 30 s, would let a slow client linger)
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeout / 2)) }, (req, res) => {
     const done = handle(req, res)
-      .catch(() => sendJson(res, 500, errorBody({ code: ErrorCode.InternalError, message: 'internal error' })))
+      .catch(() => sendJson(res, 500, errorBody(INTERNAL_ERROR)))
       .finally(() => inFlight.delete(done));
     inFlight.add(done);
   });

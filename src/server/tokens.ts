@@ -34,6 +34,7 @@ const TOKEN_FORM = /^cl_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 const FILE_VERSION = 1;
 
 const digest = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+const withoutHash = ({ sha256: _, ...info }: StoredToken): TokenInfo => info;
 
 /** The bearer tokens of a server, kept in a file (or in memory when no file is given). */
 export class TokenStore {
@@ -66,7 +67,7 @@ export class TokenStore {
 
   /** Every token, oldest first (revoked ones too, marked). */
   list(): TokenInfo[] {
-    return [...this.#tokens.values()].map(({ sha256: _, ...info }) => info);
+    return [...this.#tokens.values()].map(withoutHash);
   }
 
   /** Whether some token is not revoked. */
@@ -85,8 +86,7 @@ export class TokenStore {
     };
     this.#tokens.set(id, stored);
     await this.#save();
-    const { sha256: _, ...info } = stored;
-    return { token: `cl_${id}_${secret}`, info };
+    return { token: `cl_${id}_${secret}`, info: withoutHash(stored) };
   }
 
   /** Revokes the token with this id (or this token text); it is refused from the next request on. */
@@ -96,8 +96,7 @@ export class TokenStore {
     if (!stored) throw new Error(`no token with id ${JSON.stringify(id.slice(0, 64))}`);
     stored.revoked ??= new Date().toISOString();
     await this.#save();
-    const { sha256: _, ...info } = stored;
-    return info;
+    return withoutHash(stored);
   }
 
   /** Checks a presented token (the text after `Bearer `). */
@@ -108,8 +107,7 @@ export class TokenStore {
     const stored = this.#tokens.get(form[1]!);
     if (!stored || !timingSafeEqual(digest(form[2]!), Buffer.from(stored.sha256, 'hex'))) return { ok: false, refusal: 'unknown' };
     if (stored.revoked !== undefined) return { ok: false, refusal: 'revoked' };
-    const { sha256: _, ...info } = stored;
-    return { ok: true, token: info };
+    return { ok: true, token: withoutHash(stored) };
   }
 
   /** Writes the file (temporary name, then rename: a reader never sees half a file); writes queue. */

@@ -18,9 +18,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Engine } from '../engine.js';
 import type { ResponseEntry } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
-import { admit, charge, presentedToken, unauthorized, type Refusal } from './access.js';
+import { admit, charge, unauthorized, type Refusal } from './access.js';
 import type { RateLimiter } from './rate-limit.js';
-import { errorBody, writeRefusal } from './responses.js';
+import { errorBody, errorEntries, INTERNAL_ERROR, writeRefusal } from './responses.js';
 import type { TokenStore } from './tokens.js';
 
 /** Close codes (RFC 6455). */
@@ -79,8 +79,7 @@ export class SocketServer {
     }
     const admitted = admit(request.headers, this.options.tokens, this.options.limiter);
     if ('refused' in admitted) return refuse(admitted.refused);
-    const token = presentedToken(request.headers)!;
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#open(ws, token));
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#open(ws, admitted.presented));
   }
 
   /** Closes every socket with 1001 (going away) and waits until they are closed. */
@@ -121,9 +120,9 @@ export class SocketServer {
         return;
       }
       const refused = charge(check.token, this.options.limiter);
-      if (refused) return reply(Promise.resolve(JSON.parse(errorBody(refused.error)) as ResponseEntry[]));
+      if (refused) return reply(Promise.resolve(errorEntries(refused.error)));
       // binaryType 'nodebuffer': one Buffer per message, text or binary frames alike
-      reply(session.handle((data as Buffer).toString('utf8')).catch(() => [{ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InternalError, message: 'internal error' } }]));
+      reply(session.handle((data as Buffer).toString('utf8')).catch(() => errorEntries(INTERNAL_ERROR)));
     });
     ws.on('close', () => {
       this.#sockets.delete(ws);
