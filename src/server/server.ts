@@ -16,7 +16,6 @@ import { admit } from './access.js';
 import { DEFAULT_DEMO_RATE, RateLimiter, type Rate } from './rate-limit.js';
 import { errorBody, errorEntries, INTERNAL_ERROR, sendJson } from './responses.js';
 import { TokenStore } from './tokens.js';
-import { SocketServer } from './websocket.js';
 
 /** Options of `serve`. */
 export interface ServerOptions {
@@ -73,6 +72,8 @@ export async function serve(engine: Engine, options: ServerOptions = {}): Promis
 
   const corsHeaders = (origin: string | undefined): Record<string, string> =>
     origin !== undefined && origins.has(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
+  // `ws` is loaded when a server starts, not with the library: an engine that never serves does not pay for it
+  const { SocketServer } = await import('./websocket.js');
   const sockets = new SocketServer({
     engine, tokens, limiter, maxPayloadBytes: maxBody, heartbeatMs: options.heartbeatMs ?? 30_000,
     // a page of a listed origin, or of the server's own (a page it would serve), may open a socket
