@@ -79,6 +79,11 @@ export interface Replay extends PromiseLike<ReplayReport> {
   pause(): void;
   /** Goes on from where the clock was paused. */
   resume(): void;
+  /**
+   * Changes the speed from now on: the clock goes on from where it stands, at the new pace (a
+   * player's speed control). The blocks already due are committed as before.
+   */
+  setSpeed(speed: number): void;
   /** Ends the replay after the block being committed; the report says `stopped`. */
   stop(): void;
   /**
@@ -98,6 +103,10 @@ export type ReplayCommit = (batches: ValidatedBatch[]) => Promise<IngestReport>;
 
 const now = () => performance.now();
 
+function checkSpeed(speed: number): void {
+  if (!(speed > 0)) throw new RangeError(`replay: speed must be a positive number or Infinity, got ${speed}`);
+}
+
 /**
  * Starts a replay of `units` (ascending slots) once `ready` resolves; `finish` gives, at the end,
  * what the reader refused on its own (folded into the report).
@@ -106,11 +115,14 @@ export function startReplay(
   units: AsyncIterable<ReplayUnit>, commit: ReplayCommit,
   options: { speed: number; from?: bigint; to?: bigint; ready?: Promise<unknown> }, finish?: () => IngestReport | undefined,
 ): Replay {
-  const { speed, from, to, ready } = options;
-  if (!(speed > 0)) throw new RangeError(`replay: speed must be a positive number or Infinity, got ${speed}`);
+  const { from, to, ready } = options;
+  let { speed } = options;
+  checkSpeed(speed);
   let state: Replay['state'] = 'running';
   let started = now();
-  let clockStart = started; // wall time of t0, shifted by pauses
+  // the clock: simulated time t0 at wall time clockStart (shifted by pauses), advancing at `speed`;
+  // a speed change moves t0 to the clock's time then and clockStart to that moment
+  let clockStart = started;
   let pausedAt: number | undefined;
   let pausedTotal = 0;
   let t0: bigint | undefined;
@@ -126,6 +138,13 @@ export function startReplay(
     w?.();
   };
 
+  /** The simulated clock: see Replay.time. */
+  const clockTime = (): bigint | undefined => {
+    if (t0 === undefined) return undefined;
+    if (speed === Infinity || state === 'done') return lastTime;
+    const wall = (pausedAt ?? now()) - clockStart;
+    return t0 + BigInt(Math.max(0, Math.floor(wall * 1e6 * speed)));
+  };
   const dueAt = (time: bigint) => clockStart + Number(time - t0!) / 1e6 / speed;
   const isDue = (unit: ReplayUnit) => unit.time === undefined || speed === Infinity || dueAt(unit.time) <= now();
   const inRange = (unit: ReplayUnit) => unit.time === undefined || from === undefined || unit.time >= from;
@@ -220,10 +239,7 @@ export function startReplay(
       return state;
     },
     get time() {
-      if (t0 === undefined) return undefined;
-      if (speed === Infinity || state === 'done') return lastTime;
-      const wall = (pausedAt ?? now()) - clockStart;
-      return t0 + BigInt(Math.max(0, Math.floor(wall * 1e6 * speed)));
+      return clockTime();
     },
     pause() {
       if (state !== 'running') return;
@@ -238,6 +254,15 @@ export function startReplay(
       pausedAt = undefined;
       state = 'running';
       wakeUp();
+    },
+    setSpeed(next: number) {
+      checkSpeed(next);
+      if (t0 !== undefined && state !== 'done') {
+        t0 = clockTime() ?? t0;
+        clockStart = pausedAt ?? now();
+      }
+      speed = next;
+      wakeUp(); // a waiting block may be due sooner (or later) now
     },
     stop() {
       if (state === 'done' || state === 'stopped') return;

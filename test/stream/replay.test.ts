@@ -1,6 +1,6 @@
 /**
  * engine.replay: the simulated clock (block b released at start + (t_b - t_0) / speed), pause,
- * resume and stop, from/to, rows in memory, and a replay at speed Infinity ending with the same
+ * resume, a speed change and stop, from/to, rows in memory, and a replay at speed Infinity ending with the same
  * answers as loading the dump in one go.
  */
 import { mkdtempSync } from 'node:fs';
@@ -95,6 +95,33 @@ describe('engine.replay', () => {
     expect(report.blocks).toBe(slots.length);
     expect(slots).toEqual(part.slice(0, slots.length).map((b) => String(b.block.slot)));
     expect(await engine.call('chain::priorityfee::block', { limit: 100 })).toHaveLength(report.blocks + 1); // + the warm-up block
+  });
+
+  it('changes speed on the way: the clock goes on from where it stood, at the new pace', async () => {
+    const engine = await open();
+    const part = market.slice(0, 40); // 15.6 s of market
+    const clockAtPush: bigint[] = [];
+    let replay: Replay | undefined;
+    let onPush: (() => void) | undefined;
+    await engine.subscribe('chain::market::ingestion', {}, () => {
+      clockAtPush.push(replay!.time!);
+      onPush?.();
+    });
+    const firstPush = new Promise<void>((resolve) => (onPush = resolve));
+    replay = engine.replay(part.map(asInput), { speed: 0.001 }); // the second block would be due in minutes
+    await firstPush;
+    onPush = undefined;
+    await replay.idle();
+    const slow = replay.time!;
+    expect(clockAtPush).toHaveLength(1);
+    replay.setSpeed(1000); // the rest is due within 16 ms
+    const after = replay.time! - slow; // the clock goes on from where it stood, not from t0 at the new pace
+    expect(after).toBeGreaterThanOrEqual(0n);
+    expect(after).toBeLessThan(1_000_000_000n); // the market's second the next wall millisecond brings at 1000x
+    const report = await replay;
+    expect(report.blocks).toBe(40);
+    part.forEach((b, i) => expect(clockAtPush[i]!, `slot ${b.block.slot}`).toBeGreaterThanOrEqual(b.block.timestamp));
+    expect(() => replay!.setSpeed(0)).toThrow(RangeError);
   });
 
   it('keeps the blocks with from <= time < to; tokens always', async () => {
