@@ -88,3 +88,11 @@ export function choiceOption<T extends string>(args: ParsedArgs, name: string, v
   const suggestion = closest(text, values);
   throw new UsageError(`--${name} must be one of ${values.join(', ')}, got '${text}'${suggestion ? `; did you mean ${suggestion}?` : ''}`);
 }
+
+/** `--port N`: 0 to 65535 (0: any free port). */
+export function portOption(args: ParsedArgs): number | undefined {
+  const text = stringOption(args, 'port');
+  if (text === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be a port number (0-65535), got '${text}'`);
+  return Number(text);
+}

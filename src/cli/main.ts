@@ -1,5 +1,5 @@
 /**
- * The `chainlens` command: demo, generate, query, rpc, replay, serve, token. Options and exit statuses: usage.ts.
+ * The `chainlens` command: demo, generate, query, rpc, replay, serve, token, ui. Options and exit statuses: usage.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -17,6 +17,7 @@ import { reportProblems } from './load-report.js';
 import { loadEngine, LoadFailed, summary } from './load.js';
 import { serveCommand, tokenCommand } from './serve.js';
 import { tour } from './tour.js';
+import { uiCommand } from './ui.js';
 import { COMMANDS, commandUsage, ExitCode, usage, usageHint, type CommandName } from './usage.js';
 
 const DEMO_MINUTES = 5;
@@ -70,7 +71,7 @@ const isCommand = (name: string | undefined): name is CommandName => name !== un
 /** The package's version (dist/src/cli/main.js sits three folders below package.json). */
 const version = (): string => JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
 
-const RUN: Record<CommandName, (args: ParsedArgs) => Promise<number>> = { demo, generate, query, rpc, replay, serve: serveCommand, token: tokenCommand };
+const RUN: Record<CommandName, (args: ParsedArgs) => Promise<number>> = { demo, generate, query, rpc, replay, serve: serveCommand, token: tokenCommand, ui: uiCommand };
 
 async function demo(args: ParsedArgs): Promise<number> {
   const dir = await demoData(numberOption(args, 'minutes', DEMO_MINUTES), stringOption(args, 'seed') ?? DEMO_SEED);

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { createEngine, type Engine } from '../index.node.js';
 import { followSolanaRpc, type Follower, type FollowOptions } from '../live/solana-rpc.js';
 import { adminCall, AdminError, serveAdmin } from '../server/admin.js';
-import { serve } from '../server/server.js';
+import { DEFAULT_HOST, DEFAULT_PORT, serve } from '../server/server.js';
 import { TokenStore, type TokenInfo } from '../server/tokens.js';
-import { choiceOption, numberOption, stringOption, stringsOption, UsageError, type ParsedArgs } from './args.js';
+import { choiceOption, numberOption, portOption, stringOption, stringsOption, UsageError, type ParsedArgs } from './args.js';
+import { listenFailure, shutdownSignal } from './listening.js';
 import { loadWithProgress } from './load.js';
 import { progress } from './progress.js';
 import { ExitCode } from './usage.js';
@@ -22,14 +23,6 @@ const statePaths = (args: ParsedArgs) => {
   return { tokens: join(state, 'tokens.json'), admin: stringOption(args, 'admin') ?? join(state, 'admin.sock'), cursor: join(state, 'rpc-cursor.json') };
 };
 
-/** `--port N`: 0 to 65535 (0: any free port). */
-function portOption(args: ParsedArgs): number | undefined {
-  const text = stringOption(args, 'port');
-  if (text === undefined) return undefined;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be a port number (0-65535), got '${text}'`);
-  return Number(text);
-}
-
 /** `--demo-rate 10/20`: requests per second / burst. */
 function demoRate(args: ParsedArgs) {
   const text = stringOption(args, 'demo-rate');
@@ -40,17 +33,6 @@ function demoRate(args: ParsedArgs) {
   return { perSecond, burst: match[2] ? Number(match[2]) : Math.max(1, Math.ceil(perSecond * 2)) };
 }
 
-/** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
-const shutdownSignal = () =>
-  new Promise<NodeJS.Signals>((resolve) => {
-    const first = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', first).off('SIGTERM', first);
-      process.once('SIGINT', () => process.exit(130)).once('SIGTERM', () => process.exit(143));
-      resolve(signal);
-    };
-    process.on('SIGINT', first).on('SIGTERM', first);
-  });
-
 export async function serveCommand(args: ParsedArgs): Promise<number> {
   const paths = statePaths(args);
   const retainText = stringOption(args, 'retain');
@@ -59,14 +41,22 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   const engine = await createEngine({ retain });
   const stopping = new AbortController();
   try {
-    const server = await serve(engine, {
-      host: stringOption(args, 'host'),
-      port: portOption(args),
-      tokens,
-      demoRate: demoRate(args),
-      corsOrigins: stringsOption(args, 'cors'),
-      maxBodyBytes: numberOption(args, 'max-body'),
-    });
+    const host = stringOption(args, 'host') ?? DEFAULT_HOST;
+    const port = portOption(args) ?? DEFAULT_PORT;
+    let server: Awaited<ReturnType<typeof serve>>;
+    try {
+      server = await serve(engine, {
+        host, port, tokens,
+        demoRate: demoRate(args),
+        corsOrigins: stringsOption(args, 'cors'),
+        maxBodyBytes: numberOption(args, 'max-body'),
+      });
+    } catch (error) {
+      const failure = listenFailure(error, host, port);
+      if (failure === undefined) throw error;
+      console.error(`chainlens: ${failure}`);
+      return ExitCode.loadFailed;
+    }
     const admin = await serveAdmin(tokens, paths.admin);
     console.log(`chainlens: serving ${server.url} (POST / and WebSocket; admin channel ${admin.path})`);
     if (!tokens.hasActive) {

@@ -8,7 +8,10 @@ import type { OptionSpec } from './args.js';
 export const ExitCode = {
   /** The request was answered (an error entry is an answer, unless --fail-on-error). */
   answered: 0,
-  /** Loading failed (a missing path, nothing valid in the data), or a token command was refused (no such id). */
+  /**
+   * Loading failed (a missing path, nothing valid in the data), a token command was refused (no such
+   * id), or ui could not serve (no built app, its port in use).
+   */
   loadFailed: 1,
   /** A command-line mistake. */
   usage: 2,
@@ -131,6 +134,18 @@ export const COMMANDS = {
       demo: { type: 'boolean', doc: 'issue: a demo token (rate-limited)' },
       state: stateOption,
       admin: adminOption,
+      help,
+    },
+  },
+  ui: {
+    summary: 'serve the browser app (dist/app; it runs the engine in the page) on loopback and open it in a browser',
+    positionals: '',
+    maxPositionals: 0,
+    options: {
+      host: { type: 'string', value: 'HOST', doc: 'address to bind (default 127.0.0.1)' },
+      port: { type: 'string', value: 'N', doc: 'port (default 8788; 0: any free port)' },
+      dir: { type: 'string', value: 'PATH', doc: "the built app's folder, with its index.html (default: the app in the package, dist/app)" },
+      'no-open': { type: 'boolean', doc: 'only print the URL; do not open a browser' },
       help,
     },
   },

@@ -57,11 +57,13 @@ export interface Server {
 }
 
 export const DEFAULT_PORT = 8787;
+/** Loopback only unless told otherwise. */
+export const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
 /** Starts the HTTP + WebSocket server for `engine`; resolves once it listens. */
 export async function serve(engine: Engine, options: ServerOptions = {}): Promise<Server> {
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? DEFAULT_HOST;
   const tokens = options.tokens ?? (await TokenStore.open());
   const limiter = new RateLimiter(options.demoRate ?? DEFAULT_DEMO_RATE);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;

@@ -11,31 +11,19 @@
  * and elsewhere skips with a warning.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTableWriter, memorySink, readTableFile } from '../../src/ingest/files/index.js';
 import { createEngine } from '../../src/index.node.js';
+import { chromiumMissing, openOfflinePage } from '../helpers/chromium.js';
+import { serveStaticFiles, type StaticFilesServer } from '../../src/server/static-files.js';
 import type { PageFile } from './page/main.js';
 
-/** Debian's Chromium, else the first `chromium` or `chromium-browser` on PATH. */
-function findChromium(): string | undefined {
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of ['chromium', 'chromium-browser']) if (existsSync(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
-const CHROMIUM = findChromium();
-const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
 const BROWSER_ENTRY = fileURLToPath(new URL('../../dist/src/index.browser.js', import.meta.url));
 const TIMEOUT = 120_000;
@@ -96,44 +84,14 @@ async function nodeAnswer(files: PageFile[]): Promise<unknown> {
   }
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.map': 'application/json',
-};
-
-/** A static file server for `root` on 127.0.0.1 (an ephemeral port). */
-async function serveStatic(root: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    const path = normalize(join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    const file = path.endsWith(sep) ? join(path, 'index.html') : path;
-    if (!file.startsWith(root)) return void res.writeHead(403).end();
-    readFile(file).then(
-      (body) => res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' }).end(body),
-      () => res.writeHead(404).end(),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('static server has no port');
-  return { server, origin: `http://127.0.0.1:${address.port}` };
-}
-
-function chromiumMissing(): string | undefined {
-  if (CHROMIUM) return undefined;
-  const message = "no Chromium at /usr/bin/chromium nor on PATH (chromium, chromium-browser): install Debian's chromium (apt-get install -y chromium; .ci/run does)";
-  if (process.env.CI) throw new Error(message);
-  console.warn(`browser smoke test SKIPPED: ${message}`);
-  return message;
-}
-
-describe.skipIf(chromiumMissing() !== undefined)('browser (Vite bundle in Debian Chromium)', () => {
+describe.skipIf(chromiumMissing('browser smoke test') !== undefined)('browser (Vite bundle in Debian Chromium)', () => {
   let outDir: string;
-  let server: Server;
+  let server: StaticFilesServer;
   let origin: string;
   let browser: Browser;
   let page: Page;
-  const offsite: string[] = [];
-  const pageErrors: string[] = [];
+  let offsite: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(BROWSER_ENTRY)) throw new Error(`${BROWSER_ENTRY} is missing: run npm run build`);
@@ -146,27 +104,16 @@ describe.skipIf(chromiumMissing() !== undefined)('browser (Vite bundle in Debian
       build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
       worker: { format: 'es' },
     });
-    ({ server, origin } = await serveStatic(outDir));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
-    page = await browser.newPage();
-    // Offline by construction: anything not from the local server is refused and reported.
-    await page.context().route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(origin) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
-      offsite.push(url);
-      return route.abort();
-    });
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
+    server = await serveStaticFiles(outDir);
+    origin = new URL(server.url).origin;
+    ({ browser, page, offsite, errors: pageErrors } = await openOfflinePage(origin));
     await page.goto(`${origin}/index.html`);
     await page.waitForFunction(() => window.__result === 'ready', undefined, { timeout: 30_000 });
   }, TIMEOUT);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await server?.close();
     if (outDir) await rm(outDir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -156,5 +156,19 @@ describe('chainlens serve', () => {
     expect(issued.stderr).toMatch(/written to .*tokens\.json/);
     expect(run(['token', 'list', '--state', alone]).stdout).toMatch(/demo/);
     expect(run(['token', 'frobnicate', '--state', alone]).status).toBe(2);
+  });
+
+  it('a busy port is a clear message and exit status 1, not a stack trace', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const result = run(['serve', '--port', String(port), '--state', mkdtempSync(join(tmpdir(), 'chainlens-busy-'))]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`port ${port} is in use; pass --port 0 for a free one`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      busy.close();
+    }
   });
 });

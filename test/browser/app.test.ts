@@ -1,0 +1,300 @@
+/**
+ * The browser app (app/, built by `npm run build` into dist/app) in Debian's Chromium, served by the
+ * same static server as `chainlens ui`, driven as a user would: files through the file input (a
+ * generated dump in three formats, then the real getBlock fixtures), the tabs, the time slider, the
+ * replay player, the console and the exports. Every number a table shows is compared with the Node
+ * engine's answer to the request the view says it sent (its `data-requests`), over the same files.
+ * The page may reach nothing but the local server, and must log no error. Screenshots of each view
+ * are written to test-results/app/ for a person to look at.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDump } from '../../src/generate/write-dump.js';
+import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
+import { createEngine, type Engine } from '../../src/index.node.js';
+import { serveStaticFiles, type StaticFilesServer } from '../../src/server/static-files.js';
+import { chromiumMissing, openOfflinePage } from '../helpers/chromium.js';
+import { REAL_DATA } from '../helpers/real-data.js';
+
+const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
+const SHOTS = fileURLToPath(new URL('../../test-results/app/', import.meta.url));
+const TIMEOUT = 180_000;
+const FORMATS = { blocks: 'parquet', transactions: 'parquet', trades: 'ndjson', tokens: 'csv' } as const;
+const EXTENSIONS = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv' } as const;
+
+type Query = { method: string; params: Record<string, unknown> };
+type WireRecord = Record<string, unknown>;
+/** A table as shown: its rows, each cell's field and text. */
+type ShownTable = { field: string; text: string }[][];
+
+/** A wire value as the app shows it (dom.ts cellText). */
+const cellText = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app (dist/app in Debian Chromium)', () => {
+  let dumpDir: string;
+  let dumpFiles: string[];
+  let blockFiles: string[];
+  let server: StaticFilesServer;
+  let browser: Browser;
+  let page: Page;
+  let offsite: string[];
+  let errors: string[];
+  /** The Node engine holding what the page loaded last. */
+  let node: Engine;
+
+  beforeAll(async () => {
+    if (!existsSync(join(APP_DIR, 'index.html'))) throw new Error(`${APP_DIR}index.html is missing: run npm run build`);
+    mkdirSync(SHOTS, { recursive: true });
+    dumpDir = await mkdtemp(join(tmpdir(), 'chainlens-app-'));
+    await writeDump({ minutes: 3, txPerBlock: 60, seed: 'app' }, (table) =>
+      createTableFileWriter(join(dumpDir, `${table}.${EXTENSIONS[FORMATS[table]]}`), FORMATS[table], table));
+    dumpFiles = readdirSync(dumpDir).map((f) => join(dumpDir, f));
+    blockFiles = ['blocks', 'more-blocks'].flatMap((dir) =>
+      readdirSync(join(REAL_DATA, dir)).filter((f) => f.endsWith('.json-encoding.json')).map((f) => join(REAL_DATA, dir, f)));
+    node = await createEngine();
+    await node.load(dumpFiles);
+    server = await serveStaticFiles(APP_DIR);
+    ({ browser, page, offsite, errors } = await openOfflinePage(new URL(server.url).origin));
+    await page.goto(server.url);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await node?.close();
+    if (dumpDir) await rm(dumpDir, { recursive: true, force: true });
+  });
+
+  /** Opens files through the file input; waits for the load to end; the status line. */
+  async function open(files: string[]): Promise<string> {
+    const before = Number((await page.getAttribute('body', 'data-ready')) ?? 0);
+    await page.setInputFiles('input[name=files]', files);
+    await page.waitForFunction((n) => Number(document.body.dataset.ready ?? 0) > n, before, { timeout: 120_000 });
+    return (await page.textContent('.load-status'))!;
+  }
+
+  async function showTab(id: string): Promise<void> {
+    await page.click(`nav button[data-tab=${id}]`);
+  }
+
+  /** Waits until the view has answered its queries (at least `after` times), then settles; what it sent. */
+  async function answered(view: string, after = 0, expect?: (requests: Record<string, Query>) => boolean): Promise<Record<string, Query>> {
+    const selector = `section[data-view=${view}]`;
+    for (let tries = 0; tries < 600; tries++) {
+      const state = await page.$eval(selector, (e) => ({ n: Number((e as HTMLElement).dataset.answered ?? 0), requests: (e as HTMLElement).dataset.requests }));
+      if (state.n > after && state.requests) {
+        const requests = JSON.parse(state.requests) as Record<string, Query>;
+        // settled: no newer answer within 300 ms (the pair picked after the first answer is asked next)
+        await page.waitForTimeout(300);
+        const again = await page.$eval(selector, (e) => Number((e as HTMLElement).dataset.answered ?? 0));
+        if (again === state.n && (!expect || expect(requests))) return requests;
+      }
+      await page.waitForTimeout(100);
+    }
+    throw new Error(`${view} never answered`);
+  }
+
+  async function shownTable(view: string, answer: string): Promise<ShownTable> {
+    return page.$$eval(`section[data-view=${view}] table[data-answer=${answer}] tbody tr`, (rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((td) => ({ field: td.dataset.field!, text: td.textContent ?? '' }))));
+  }
+
+  /** The Node engine's answer to a query, as the view sent it. */
+  async function nodeAnswer(query: Query): Promise<WireRecord[]> {
+    const [entry] = await node.request({ jsonrpc: '2.0', id: 1, method: query.method, params: query.params });
+    expect(entry, JSON.stringify(query)).toHaveProperty('result');
+    return (entry as { result: WireRecord[] }).result;
+  }
+
+  /** Every shown cell equals the Node answer's field, row by row; at least `min` rows shown. */
+  async function expectShown(view: string, answer: string, query: Query, min = 1): Promise<WireRecord[]> {
+    const expected = await nodeAnswer(query);
+    const shown = await shownTable(view, answer);
+    expect(shown.length, `${view} ${answer} rows`).toBeGreaterThanOrEqual(Math.min(min, expected.length));
+    expect(shown.length).toBe(Math.min(expected.length, shown.length));
+    shown.forEach((row, i) => {
+      expect(row.map((c) => c.text), `${view} ${answer} row ${i}`).toEqual(row.map((c) => cellText(expected[i]![c.field])));
+    });
+    return expected;
+  }
+
+  /** Pixel variance of the view's chart canvases: a drawn chart has lines, candles and text. */
+  async function chartVariance(view: string): Promise<number> {
+    return page.$eval(`section[data-view=${view}] .chart`, (box) => {
+      let best = 0;
+      for (const canvas of box.querySelectorAll('canvas')) {
+        if (canvas.width === 0 || canvas.height === 0) continue;
+        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let sum = 0;
+        let squares = 0;
+        const n = data.length / 4;
+        for (let i = 0; i < data.length; i += 4) {
+          const luma = (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
+          sum += luma;
+          squares += luma * luma;
+        }
+        best = Math.max(best, squares / n - (sum / n) ** 2);
+      }
+      return best;
+    });
+  }
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  it('loads a generated dump (Parquet, NDJSON, CSV) through the file input and shows the Node engine\'s market answers', async () => {
+    const status = await open(dumpFiles);
+    const report = await node.request({ jsonrpc: '2.0', id: 1, method: 'chain::priorityfee::block', params: { limit: 1000 } });
+    const blocks = (report[0] as { result: unknown[] }).result.length;
+    expect(status).toContain(`${blocks} blocks`);
+    expect(await page.textContent('[data-report=counts]')).toMatch(/rejected 0/);
+    const requests = await answered('market', 0, (r) => r.candles !== undefined);
+    expect(requests.candles).toMatchObject({ method: 'chain::market::ohlcv', params: { window: '1m' } });
+    const candles = await expectShown('market', 'candles', requests.candles!, 2);
+    expect(candles.length).toBeGreaterThanOrEqual(3); // 3 minutes of 1m candles
+    await expectShown('market', 'vwap', requests.vwap!, 5);
+    await expectShown('market', 'twap', requests.twap!, 5);
+    await expectShown('market', 'trades', requests.trades!, 20);
+    expect(await chartVariance('market')).toBeGreaterThan(50);
+    await shot('market');
+  }, TIMEOUT);
+
+  it('switches the pair, the window and USD prices, still equal to the Node answers', async () => {
+    const before = Number(await page.getAttribute('section[data-view=market]', 'data-answered'));
+    const labels = await page.$$eval('#pairs option', (options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(labels.length).toBe(3); // the demo market's three pairs
+    await page.fill('input[name=pair]', labels[2]!.split(' · ')[0]!); // by symbol
+    await page.dispatchEvent('input[name=pair]', 'change');
+    await page.selectOption('select[name=window]', '10s');
+    await page.check('input[name=usd]');
+    const requests = await answered('market', before, (r) => r.candles?.params.window === '10s');
+    const [, mints] = labels[2]!.split(' · ');
+    const [base, quote] = mints!.split(' ');
+    expect(requests.candles!.params).toMatchObject({ base, quote, window: '10s' });
+    const fields = await page.$$eval('section[data-view=market] table[data-answer=candles] th', (ths) => ths.map((th) => th.getAttribute('title')));
+    expect(fields).toContain('close_usd');
+    await expectShown('market', 'candles', requests.candles!, 5);
+    await expectShown('market', 'trades', requests.trades!, 1);
+    await page.uncheck('input[name=usd]');
+  }, TIMEOUT);
+
+  it('shows the fee bands, the six recommendation tiers and the top transactions as the Node engine answers them', async () => {
+    await showTab('fees');
+    const requests = await answered('fees');
+    const bands = await expectShown('fees', 'bands', requests.bands!, 50);
+    expect(bands.length).toBeGreaterThan(100);
+    await expectShown('fees', 'top', requests.top!, 10);
+    const [point] = await nodeAnswer(requests.recommendation!);
+    const tiers = await shownTable('fees', 'tiers');
+    expect(tiers.map((row) => row[0]!.text)).toEqual(['min', 'low', 'medium', 'high', 'very_high', 'max']);
+    for (const row of tiers) {
+      for (const cell of row.slice(1)) expect(cell.text, `${row[0]!.text} ${cell.field}`).toBe(cellText(point![`${row[0]!.text}_${cell.field}`]));
+    }
+    expect(await chartVariance('fees')).toBeGreaterThan(50);
+    await page.selectOption('select[name=fee-source]', '1m');
+    const windows = await answered('fees', 0, (r) => r.bands?.method === 'chain::priorityfee::fee');
+    await expectShown('fees', 'bands', windows.bands!, 3);
+    await shot('fees');
+  }, TIMEOUT);
+
+  it('the time slider answers every view as of its time', async () => {
+    await showTab('market');
+    const slider = 'input[name=at]';
+    const max = Number(await page.getAttribute(slider, 'max'));
+    expect(max).toBeGreaterThan(100_000); // ~3 minutes of ms
+    const before = Number(await page.getAttribute('section[data-view=market]', 'data-answered'));
+    await page.fill(slider, String(Math.round(max / 2)));
+    const requests = await answered('market', before, (r) => r.candles?.params.at !== undefined);
+    const at = requests.candles!.params.at as string;
+    expect(await page.textContent('.timeline .at')).toBe(at);
+    const candles = await expectShown('market', 'candles', requests.candles!, 1);
+    const live = await nodeAnswer({ ...requests.candles!, params: { ...requests.candles!.params, at: undefined } });
+    expect(candles.length).toBeLessThan(live.length); // half the candles of the live answer
+    expect(String(candles[0]!.window_start) < at).toBe(true);
+    await expectShown('market', 'trades', requests.trades!, 1);
+    for (const trade of await nodeAnswer(requests.trades!)) expect(String(trade.timestamp) < at).toBe(true);
+    await showTab('fees');
+    const fees = await answered('fees', 0, (r) => r.bands?.params.at === at);
+    await expectShown('fees', 'bands', fees.bands!, 1);
+    await shot('time-travel');
+    await page.click('button[data-action=live]');
+    await answered('fees', 0, (r) => r.bands?.params.at === undefined);
+  }, TIMEOUT);
+
+  it('replays the dump: the views follow the streams and end on the loaded answers', async () => {
+    await showTab('market');
+    await page.selectOption('select[name=speed]', 'Infinity');
+    await page.click('button[data-action=play]');
+    await page.waitForSelector('.timeline .clock[data-state=done]', { timeout: 120_000 });
+    await page.waitForFunction(() => !document.querySelector<HTMLInputElement>('input[name=at]')!.disabled);
+    const requests = await answered('market', 0, (r) => r.candles !== undefined && r.candles.params.at === undefined);
+    await expectShown('market', 'candles', requests.candles!, 2);
+    await expectShown('market', 'trades', requests.trades!, 20);
+    await shot('replay');
+  }, TIMEOUT);
+
+  it('the console round-trips a request with the exact envelope', async () => {
+    await showTab('console');
+    await page.selectOption('select[name=method]', 'chain::priorityfee::block');
+    expect(await page.textContent('.hints')).toContain('integer 1-1000, default 1');
+    const body = { jsonrpc: '2.0', id: 7, method: 'chain::priorityfee::block', params: { limit: 3 } };
+    await page.fill('textarea[name=request]', JSON.stringify(body));
+    await page.click('button[data-console=send]');
+    await page.waitForSelector('pre[data-console=response][data-answered]');
+    const [entry] = await node.request(body);
+    expect(JSON.parse((await page.textContent('pre[data-console=response]'))!)).toEqual(entry);
+    await page.fill('textarea[name=request]', '{"jsonrpc":"2.0","id":8,"method":"chain::market::nope"}');
+    await page.click('button[data-console=send]');
+    await page.waitForFunction(() => document.querySelector('pre[data-console=response]')!.textContent!.includes('-32601'));
+    await shot('console');
+  }, TIMEOUT);
+
+  it('exports a view as CSV and JSON and its chart as PNG', async () => {
+    await showTab('market');
+    const requests = await answered('market', 0, (r) => r.candles !== undefined);
+    const save = async (kind: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`section[data-view=market] button[data-export=${kind}]`)]);
+      return readFileSync((await download.path())!);
+    };
+    const candles = await nodeAnswer(requests.candles!);
+    const csv = (await save('csv')).toString('utf8').trim().split('\r\n');
+    expect(csv[0]).toBe(Object.keys(candles[0]!).join(','));
+    expect(csv).toHaveLength(candles.length + 1);
+    expect(csv[1]).toBe(Object.values(candles[0]!).map(cellText).join(','));
+    const json = JSON.parse((await save('json')).toString('utf8')) as Record<string, { request: Query; result: WireRecord[] }>;
+    expect(json.candles!.result).toEqual(candles);
+    expect((await save('png')).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  }, TIMEOUT);
+
+  it('loads the real getBlock fixtures and shows their fee statistics as the Node engine computes them', async () => {
+    const real = await createEngine();
+    try {
+      const loaded = await real.load(blockFiles);
+      await node.close();
+      node = real;
+      const status = await open(blockFiles);
+      expect(status).toContain(`${loaded.blocks} blocks`);
+      await showTab('fees');
+      await page.selectOption('select[name=fee-source]', 'block');
+      const requests = await answered('fees', 0, (r) => r.bands?.method === 'chain::priorityfee::block');
+      const bands = await expectShown('fees', 'bands', requests.bands!, loaded.blocks);
+      expect(bands).toHaveLength(loaded.blocks);
+      await expectShown('fees', 'top', requests.top!, 1);
+      await showTab('report');
+      expect(await page.textContent('[data-report=counts]')).toContain(`blocks ${loaded.blocks}`);
+      await shot('real-blocks');
+    } catch (error) {
+      if (node !== real) await real.close();
+      throw error;
+    }
+  }, TIMEOUT);
+
+  it('stayed offline and logged no error', () => {
+    expect(offsite).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
