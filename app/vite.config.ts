@@ -16,6 +16,14 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     chunkSizeWarningLimit: 8192,
+    rollupOptions: {
+      // reading a dump by its file path (Node only) imports node:fs behind a dynamic import the
+      // browser never takes; Vite says so for each such import: not news
+      onLog(level, log, handler) {
+        if (log.message.includes('has been externalized for browser compatibility')) return;
+        handler(level, log);
+      },
+    },
   },
   worker: { format: 'es' },
 });

@@ -123,12 +123,17 @@ describe('README quickstart', () => {
 });
 
 describe('published files', () => {
-  it('ship no bench, no tests and no source map without its sources; LICENSE and CHANGELOG ship', () => {
+  it('ship no bench, no tests and no source map without its sources; LICENSE, CHANGELOG and the built app ship', () => {
     const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     const files = (JSON.parse(result.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'dist/src/index.node.js', 'dist/src/index.node.d.ts', 'dist/workers/engine.worker.js']));
-    expect(files.filter((f) => /(^|\/)(bench|test)(\/|$)/.test(f) || f.startsWith('src/'))).toEqual([]);
+    expect(files.filter((f) => /(^|\/)(bench|test)(\/|$)/.test(f) || f.startsWith('src/') || f.startsWith('app/'))).toEqual([]);
+    // the app with everything it runs: the page, the engine worker, DuckDB-WASM's and parquet-wasm's wasm
+    expect(files).toContain('dist/app/index.html');
+    for (const asset of [/^dist\/app\/assets\/engine\.worker-.*\.js$/, /^dist\/app\/assets\/duckdb-eh-.*\.wasm$/, /^dist\/app\/assets\/parquet_wasm_bg-.*\.wasm$/]) {
+      expect(files.some((f) => asset.test(f)), String(asset)).toBe(true);
+    }
     for (const map of files.filter((f) => f.endsWith('.map'))) {
       const { sources, sourcesContent } = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
       expect(sourcesContent?.filter((c) => typeof c === 'string').length, `${map} has its sources`).toBe(sources.length);

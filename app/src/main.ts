@@ -67,8 +67,8 @@ openView(byId('open'), reportRoot, byId('drop'), {
     }));
     if (!connected && !result.error) await link.renew();
     else await connected;
-    settled(result);
     return result;
   },
+  loaded: settled,
 });
 

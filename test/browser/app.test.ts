@@ -225,11 +225,24 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     await answered('fees', 0, (r) => r.bands?.params.at === undefined);
   }, TIMEOUT);
 
-  it('replays the dump: the views follow the streams and end on the loaded answers', async () => {
+  it('replays the dump: the views follow the streams, pause holds them, and they end on the loaded answers', async () => {
     await showTab('market');
-    await page.selectOption('select[name=speed]', 'Infinity');
+    const clock = '.timeline .clock';
+    const answeredNow = () => page.$eval('section[data-view=market]', (e) => Number((e as HTMLElement).dataset.answered ?? 0));
+    await page.selectOption('select[name=speed]', '60'); // the 3 minutes in 3 s
     await page.click('button[data-action=play]');
-    await page.waitForSelector('.timeline .clock[data-state=done]', { timeout: 120_000 });
+    await page.waitForSelector(`${clock}[data-state=running]`);
+    // nothing but the streams' pushes asks the views for new answers during a replay
+    const first = await answeredNow();
+    await page.waitForFunction((n) => Number(document.querySelector<HTMLElement>('section[data-view=market]')!.dataset.answered) >= n + 2, first, { timeout: 30_000 });
+    await page.click('button[data-action=play]'); // pause
+    await page.waitForSelector(`${clock}[data-state=paused]`);
+    const held = await page.textContent(clock);
+    await page.waitForTimeout(600);
+    expect(await page.textContent(clock)).toBe(held); // the clock and the block count stand still
+    await page.selectOption('select[name=speed]', 'Infinity');
+    await page.click('button[data-action=play]'); // resume, now as fast as it goes
+    await page.waitForSelector(`${clock}[data-state=done]`, { timeout: 120_000 });
     await page.waitForFunction(() => !document.querySelector<HTMLInputElement>('input[name=at]')!.disabled);
     const requests = await answered('market', 0, (r) => r.candles !== undefined && r.candles.params.at === undefined);
     await expectShown('market', 'candles', requests.candles!, 2);

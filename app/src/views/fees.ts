@@ -47,7 +47,10 @@ export function feesView(): ViewSpec {
       body.append(chartBox, tiers, tables);
       chart = timeChart(chartBox);
       chart.priceScale('right').applyOptions({ mode: PriceScaleMode.Logarithmic });
-      for (const band of BANDS) lines.push(chart.addSeries(LineSeries, { color: band.color, lineWidth: 2, title: band.field.replace('price_', ''), priceLineVisible: false }));
+      for (const band of BANDS) lines.push(chart.addSeries(LineSeries, {
+        color: band.color, lineWidth: 2, title: band.field.replace('price_', ''), priceLineVisible: false,
+        priceFormat: { type: 'price', precision: 0, minMove: 1 }, // micro-lamports per compute unit: integers
+      }));
     },
 
     queries() {

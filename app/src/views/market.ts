@@ -1,9 +1,11 @@
 /**
  * Market: a pair (searchable by symbol or mint) and a window; candles with volume from
  * chain::market::ohlcv, the trailing VWAP and TWAP of the same window, the pair's candles and
- * recent trades; prices in the quote token or in USD.
+ * recent trades; prices in the quote token or in USD. The price scale fits the candles' bodies and
+ * the VWAP/TWAP lines: an outlier fill's wick (which the trimmed VWAP leaves out) runs off the
+ * scale instead of flattening the market into a line; the table shows its high and low.
  */
-import { CandlestickSeries, HistogramSeries, LineSeries, type IChartApi, type ISeriesApi } from 'lightweight-charts';
+import { CandlestickSeries, HistogramSeries, LineSeries, type AutoscaleInfo, type IChartApi, type ISeriesApi } from 'lightweight-charts';
 import { METHOD_TABLE } from '../../../dist/src/methods/index.js';
 import type { WindowSpec } from '../../../dist/src/rpc/params.js';
 import { seriesPoints, timeChart, valueOf } from '../charts.js';
@@ -20,12 +22,14 @@ interface Pair {
   label: string;
 }
 
-export function marketView(): ViewSpec & { readonly pair: Pair | undefined } {
+export function marketView(): ViewSpec {
   let pair: Pair | undefined;
   let pairs: Pair[] = [];
   let window = '1m';
   let usd = false;
   let last: Answers = {};
+  /** The lowest and highest open or close drawn: the candles' share of the price scale. */
+  let bodies: { minValue: number; maxValue: number } | undefined;
   let chart: IChartApi | undefined;
   let candles: ISeriesApi<'Candlestick'>;
   let volume: ISeriesApi<'Histogram'>;
@@ -48,9 +52,6 @@ export function marketView(): ViewSpec & { readonly pair: Pair | undefined } {
     id: 'market',
     title: 'Market',
     primary: 'candles',
-    get pair() {
-      return pair;
-    },
 
     mount(controls, body, onChange) {
       changed = onChange;
@@ -64,7 +65,10 @@ export function marketView(): ViewSpec & { readonly pair: Pair | undefined } {
       tables = h('div', { class: 'tables' });
       body.append(chartBox, tables);
       chart = timeChart(chartBox);
-      candles = chart.addSeries(CandlestickSeries, { upColor: '#1a9c5b', downColor: '#d64545', wickUpColor: '#1a9c5b', wickDownColor: '#d64545', borderVisible: false });
+      candles = chart.addSeries(CandlestickSeries, {
+        upColor: '#1a9c5b', downColor: '#d64545', wickUpColor: '#1a9c5b', wickDownColor: '#d64545', borderVisible: false,
+        autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => (bodies ? { priceRange: bodies } : base()),
+      });
       vwap = chart.addSeries(LineSeries, { color: '#2962ff', lineWidth: 2, title: 'VWAP', priceLineVisible: false });
       twap = chart.addSeries(LineSeries, { color: '#f59f00', lineWidth: 2, title: 'TWAP', priceLineVisible: false });
       volume = chart.addSeries(HistogramSeries, { color: '#90a4ae', priceFormat: { type: 'volume' }, title: 'volume' }, 1);
@@ -103,10 +107,13 @@ export function marketView(): ViewSpec & { readonly pair: Pair | undefined } {
   function draw(): void {
     const answers = last;
     const suffix = usd ? '_usd' : '';
-    candles.setData(seriesPoints(answers.candles ?? [], 'window_start', (c) => {
+    const bars = seriesPoints(answers.candles ?? [], 'window_start', (c) => {
       const [open, high, low, close] = ['open', 'high', 'low', 'close'].map((f) => valueOf(c[f + suffix]));
       return open === undefined || high === undefined || low === undefined || close === undefined ? undefined : { open, high, low, close };
-    }));
+    });
+    const ends = bars.flatMap((b) => [b.open, b.close]);
+    bodies = ends.length > 0 ? { minValue: Math.min(...ends), maxValue: Math.max(...ends) } : undefined;
+    candles.setData(bars);
     volume.setData(seriesPoints(answers.candles ?? [], 'window_start', (c) => {
       const value = valueOf(usd ? c.volume_usd : c.quote_volume);
       return value === undefined ? undefined : { value, color: Number(c.close) >= Number(c.open) ? '#a5d6a7' : '#ef9a9a' };

@@ -9,6 +9,8 @@ import type { LoadResult, LoadStatus, OpenFile } from '../host-api.js';
 export interface OpenHandlers {
   /** Loads the files; `progress` is called after each committed chunk. */
   open(files: OpenFile[], progress: (status: LoadStatus) => void): Promise<LoadResult>;
+  /** Called once the load's outcome is shown. */
+  loaded(result: LoadResult): void;
 }
 
 export function openView(root: HTMLElement, report: HTMLElement, drop: HTMLElement, handlers: OpenHandlers): void {
@@ -43,6 +45,7 @@ export function openView(root: HTMLElement, report: HTMLElement, drop: HTMLEleme
         (result.rejected > 0 ? ` · ${result.rejected.toLocaleString('en')} rejected` : '') +
         (result.warnings.length > 0 ? ` · ${result.warnings.length} warnings` : '');
     showReport(report, result);
+    handlers.loaded(result);
   }
 
   fileInput.addEventListener('change', () => void load([...fileInput.files!].map((file) => ({ file, path: '' }))));
