@@ -56,6 +56,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     dumpFiles = readdirSync(dumpDir).map((f) => join(dumpDir, f));
     blockFiles = ['blocks', 'more-blocks'].flatMap((dir) =>
       readdirSync(join(REAL_DATA, dir)).filter((f) => f.endsWith('.json-encoding.json')).map((f) => join(REAL_DATA, dir, f)));
+    blockFiles.push(join(REAL_DATA, 'tokens', 'solana.tokenlist.json'));
     node = await createEngine();
     await node.load(dumpFiles);
     server = await serveStaticFiles(APP_DIR);
@@ -283,7 +284,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     expect((await save('png')).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   }, TIMEOUT);
 
-  it('loads the real getBlock fixtures and shows their fee statistics as the Node engine computes them', async () => {
+  it('loads the real getBlock fixtures with a token list and shows their fees and pairs as the Node engine has them', async () => {
     const real = await createEngine();
     try {
       const loaded = await real.load(blockFiles);
@@ -297,6 +298,20 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
       const bands = await expectShown('fees', 'bands', requests.bands!, loaded.blocks);
       expect(bands).toHaveLength(loaded.blocks);
       await expectShown('fees', 'top', requests.top!, 1);
+      await showTab('market');
+      const market = await answered('market', 0, (r) => r.candles !== undefined);
+      const pairs = new Set((await nodeAnswer(market.pairs!)).map((c) => `${c.base} ${c.quote}`));
+      const symbols = new Map((await nodeAnswer(market.tokens!)).map((t) => [t.mint, t.symbol]));
+      const labels = await page.$$eval('#pairs option', (options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect(labels).toHaveLength(pairs.size);
+      for (const label of labels) {
+        const [shown, mints] = label.split(' · ');
+        expect(pairs.has(mints!)).toBe(true);
+        const [base, quote] = mints!.split(' ');
+        if (symbols.get(base) && symbols.get(quote)) expect(shown).toBe(`${symbols.get(base)}/${symbols.get(quote)}`); // named by the token list
+      }
+      expect(labels.some((l) => /^[^·]*USDC/.test(l) || /^[^·]*SOL/.test(l))).toBe(true);
+      await expectShown('market', 'trades', market.trades!, 1);
       await showTab('report');
       expect(await page.textContent('[data-report=counts]')).toContain(`blocks ${loaded.blocks}`);
       await shot('real-blocks');
