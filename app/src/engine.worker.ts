@@ -105,7 +105,10 @@ const host: EngineHost = {
       replay.done.catch(() => undefined);
     });
   },
-  pause: () => replay?.pause(),
+  async pause() {
+    replay?.pause();
+    await replay?.idle(); // the commit under way, if any, is over: the views hold still from here
+  },
   resume: () => replay?.resume(),
   setSpeed(speed) {
     replaySpeed = speed;

@@ -63,7 +63,8 @@ export interface EngineHost {
   connect(): MessagePort;
   /** Replays the opened files into a new engine at `speed` (Infinity: as fast as it goes); resolves once started. */
   play(speed: number): Promise<void>;
-  pause(): void;
+  /** Holds the replay; resolves once the commit under way (if any) is over. */
+  pause(): Promise<void>;
   resume(): void;
   setSpeed(speed: number): void;
   stop(): void;

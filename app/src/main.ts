@@ -57,6 +57,7 @@ function settled(result: LoadResult): void {
 openView(byId('open'), reportRoot, byId('drop'), {
   async open(files, progress) {
     link.drop();
+    timeline.reset();
     store.update({ at: undefined, streaming: false, firstTime: undefined, lastTime: undefined });
     let connected: Promise<unknown> | undefined;
     const result = await link.host.open(files, proxy((status: LoadStatus) => {

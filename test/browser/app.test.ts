@@ -151,7 +151,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     const status = await open(dumpFiles);
     const report = await node.request({ jsonrpc: '2.0', id: 1, method: 'chain::priorityfee::block', params: { limit: 1000 } });
     const blocks = (report[0] as { result: unknown[] }).result.length;
-    expect(status).toContain(`${blocks} blocks`);
+    expect(status).toMatch(new RegExp(`^${blocks} blocks · [\\d,]+ rows in [\\d.]+ s$`)); // the outcome, not a progress line
     expect(await page.textContent('[data-report=counts]')).toMatch(/rejected 0/);
     const requests = await answered('market', 0, (r) => r.candles !== undefined);
     expect(requests.candles).toMatchObject({ method: 'chain::market::ohlcv', params: { window: '1m' } });
@@ -238,6 +238,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     await page.waitForFunction((n) => Number(document.querySelector<HTMLElement>('section[data-view=market]')!.dataset.answered) >= n + 2, first, { timeout: 30_000 });
     await page.click('button[data-action=play]'); // pause
     await page.waitForSelector(`${clock}[data-state=paused]`);
+    await page.waitForTimeout(300); // a poll of the status after the pause settled
     const held = await page.textContent(clock);
     await page.waitForTimeout(600);
     expect(await page.textContent(clock)).toBe(held); // the clock and the block count stand still
@@ -291,7 +292,8 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
       await node.close();
       node = real;
       const status = await open(blockFiles);
-      expect(status).toContain(`${loaded.blocks} blocks`);
+      expect(status).toMatch(new RegExp(`^${loaded.blocks} blocks · [\\d,]+ rows in [\\d.]+ s · ${loaded.warnings.length} warnings$`));
+      expect(await page.textContent('.timeline .clock')).toBe(''); // the replay before is forgotten
       await showTab('fees');
       await page.selectOption('select[name=fee-source]', 'block');
       const requests = await answered('fees', 0, (r) => r.bands?.method === 'chain::priorityfee::block');

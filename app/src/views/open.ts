@@ -31,12 +31,15 @@ export function openView(root: HTMLElement, report: HTMLElement, drop: HTMLEleme
     bar.hidden = false;
     bar.removeAttribute('value'); // indeterminate until the first chunk
     report.replaceChildren();
+    let done = false;
     const result = await handlers.open(files, (p) => {
+      if (done) return; // progress comes on its own channel: it may arrive after the result
       bar.max = p.totalFiles;
       bar.value = p.files;
       const rate = p.seconds > 0 ? Math.round(p.blocks / p.seconds) : 0;
       status.textContent = `${p.files}/${p.totalFiles} files · ${p.rows.toLocaleString('en')} rows · ${p.blocks.toLocaleString('en')} blocks · ${rate.toLocaleString('en')} blocks/s`;
     });
+    done = true;
     bar.hidden = true;
     status.dataset.load = result.error ? 'failed' : 'loaded';
     status.textContent = result.error

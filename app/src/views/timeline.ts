@@ -14,6 +14,8 @@ const msOf = (iso: string) => Date.parse(`${iso.slice(0, 23)}Z`);
 export interface Timeline {
   /** Called by the app after a load or a replay changed the span of block times. */
   spanChanged(): void;
+  /** A new load replaces the engine: no replay, live. */
+  reset(): void;
 }
 
 export function timelineView(root: HTMLElement, link: EngineLink, store: Store, replayed: (result: LoadResult) => void): Timeline {
@@ -56,6 +58,7 @@ export function timelineView(root: HTMLElement, link: EngineLink, store: Store, 
     if (playing && status?.state === 'running') {
       await link.host.pause();
       play.textContent = 'Play';
+      await tick();
       return;
     }
     if (playing && status?.state === 'paused') {
@@ -93,6 +96,12 @@ export function timelineView(root: HTMLElement, link: EngineLink, store: Store, 
   }
 
   return {
+    reset() {
+      clock.textContent = '';
+      delete clock.dataset.state;
+      slider.value = slider.max;
+      showAt();
+    },
     spanChanged() {
       const { firstTime, lastTime } = store.state;
       const span = firstTime && lastTime ? msOf(lastTime) - msOf(firstTime) + 1 : 0;
