@@ -10,6 +10,7 @@ import type { EngineHost } from './host-api.js';
 export class EngineLink {
   readonly host: Remote<EngineHost>;
   #client: Client | undefined;
+  #generation = 0;
   #listeners = new Set<(client: Client) => void>();
 
   constructor() {
@@ -22,15 +23,21 @@ export class EngineLink {
     return this.#client;
   }
 
+  /** Counts engine replacements: whoever started work on an engine can tell it was replaced since. */
+  get generation(): number {
+    return this.#generation;
+  }
+
   /** Forgets the current engine's client (its engine is about to be replaced). */
   drop(): void {
+    this.#generation++;
     this.#client?.close();
     this.#client = undefined;
   }
 
   /** Connects to the engine the worker holds now, and tells every listener. */
   async renew(): Promise<Client> {
-    this.drop();
+    this.#client?.close();
     const client = connect(await this.host.connect());
     this.#client = client;
     for (const listener of this.#listeners) listener(client);

@@ -23,6 +23,8 @@ let span: Span = { blocks: 0 };
 let opened: File[] = [];
 let replay: Replay | undefined;
 let replaySpeed = 1;
+/** Set from pause() until the commit under way is over: the replay is pausing, not yet paused. */
+let pausing: Promise<void> | undefined;
 /** Replaces the engine; waits for the previous one to close first (its workers and memory go). */
 let swapping: Promise<unknown> = Promise.resolve();
 
@@ -106,8 +108,12 @@ const host: EngineHost = {
     });
   },
   async pause() {
-    replay?.pause();
-    await replay?.idle(); // the commit under way, if any, is over: the views hold still from here
+    if (!replay) return;
+    replay.pause();
+    const settled = replay.idle(); // the commit under way, if any, is over: the views hold still from then
+    pausing = settled;
+    await settled;
+    if (pausing === settled) pausing = undefined;
   },
   resume: () => replay?.resume(),
   setSpeed(speed) {
@@ -120,7 +126,7 @@ const host: EngineHost = {
     if (!replay) return undefined;
     const time = replay.time;
     return {
-      state: replay.state, speed: replaySpeed, blocks: span.blocks, firstTime: span.firstTime, lastTime: span.lastTime,
+      state: pausing && replay.state === 'paused' ? 'pausing' : replay.state, speed: replaySpeed, blocks: span.blocks, firstTime: span.firstTime, lastTime: span.lastTime,
       ...(time === undefined ? {} : { time: encodeTimestamp(time) }),
     };
   },

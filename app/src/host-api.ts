@@ -46,7 +46,8 @@ export interface LoadResult {
 
 /** A replay under way (or ended). */
 export interface ReplayStatus {
-  state: 'running' | 'paused' | 'stopped' | 'done';
+  /** 'pausing' from pause() until the commit under way is over. */
+  state: 'running' | 'pausing' | 'paused' | 'stopped' | 'done';
   /** The replay clock (ISO-8601), absent before its first block. */
   time?: string;
   speed: number;

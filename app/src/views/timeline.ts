@@ -61,7 +61,7 @@ export function timelineView(root: HTMLElement, link: EngineLink, store: Store, 
       await tick();
       return;
     }
-    if (playing && status?.state === 'paused') {
+    if (playing && (status?.state === 'paused' || status?.state === 'pausing')) {
       await link.host.resume();
       play.textContent = 'Pause';
       return;
@@ -75,13 +75,15 @@ export function timelineView(root: HTMLElement, link: EngineLink, store: Store, 
     stop.disabled = false;
     await link.host.play(Number(speed.value));
     await link.renew();
+    const generation = link.generation;
     poll = setInterval(() => void tick(), 250);
     const result = await link.host.replayEnded();
     clearInterval(poll);
-    await tick();
     playing = false;
     play.textContent = 'Play';
     stop.disabled = true;
+    if (link.generation !== generation) return; // a load replaced the replay's engine: its outcome is the load's
+    await tick();
     clock.textContent = `replayed ${result.blocks} blocks${result.error ? `: ${result.error}` : ''}`;
     store.update({ streaming: false, firstTime: result.firstTime, lastTime: result.lastTime });
     replayed(result);
