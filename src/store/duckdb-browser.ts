@@ -8,7 +8,7 @@
  * them; without one, they are found through `import.meta.resolve` (an import map naming the package).
  */
 import { AsyncDuckDB, ConsoleLogger, VoidLogger } from '@duckdb/duckdb-wasm';
-import { OFFLINE_SETTINGS, sqlConnection, type SqlConnection } from './sql-connection.js';
+import { handOver, OFFLINE_SETTINGS, sqlConnection, type SqlConnection } from './sql-connection.js';
 
 /** Where the page hosts DuckDB-WASM's browser bundle. */
 export interface BrowserDuckDBOptions {
@@ -70,8 +70,8 @@ export async function openDuckDBBrowser(options: BrowserDuckDBOptions = {}): Pro
   const id = connection.useUnsafe((_, conn) => conn);
   const driver = {
     query: (sql: string) => db.runQuery(id, sql),
-    // The worker call transfers the bytes' whole ArrayBuffer: send a copy, not the caller's buffer.
-    insertIPCStream: (table: string, ipc: Uint8Array) => db.insertArrowFromIPCStream(id, ipc.slice(), { name: table, create: false }),
+    // the worker call transfers the bytes' whole ArrayBuffer
+    insertIPCStream: (table: string, ipc: Uint8Array) => db.insertArrowFromIPCStream(id, handOver(ipc), { name: table, create: false }),
     close: async () => {
       await connection.close();
       await db.terminate();

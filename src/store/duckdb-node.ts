@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { DuckDBWorkerApi } from '../../workers/duckdb.worker.js';
 import { nodeEndpoint } from '../platform/node-endpoint.js';
 import { compiledWorkerUrl } from '../platform/node-worker-url.js';
-import { sqlConnection, type SqlConnection } from './sql-connection.js';
+import { handOver, sqlConnection, type SqlConnection } from './sql-connection.js';
 
 /** Options of `openDuckDBNode`. */
 export interface NodeDuckDBOptions {
@@ -36,7 +36,10 @@ export async function openDuckDBNode(options: NodeDuckDBOptions = {}): Promise<S
   }
   return sqlConnection({
     query: (sql) => call(api.query(sql)),
-    insertIPCStream: (table, ipc) => call(api.insertIPCStream(table, ipc)),
+    insertIPCStream: (table, ipc) => {
+      const bytes = handOver(ipc);
+      return call(api.insertIPCStream(table, Comlink.transfer(bytes, [bytes.buffer])));
+    },
     close: async () => {
       await call(api.close()).catch(() => undefined);
       await worker.terminate();

@@ -16,6 +16,7 @@ export interface SqlConnection {
   /**
    * Appends one complete Arrow IPC stream to an existing table. Columns are matched by position,
    * not by name (use `conformIPC` first), and the stream must hold at least one record batch.
+   * The bytes are handed over: the database's thread may take their buffer (see `handOver`).
    */
   insertIPC(table: string, ipc: Uint8Array): Promise<void>;
   /** Closes the connection and releases the database. Later calls reject. */
@@ -26,13 +27,23 @@ export interface SqlConnection {
 export interface DuckDBDriver {
   /** Runs SQL and returns the result as Arrow IPC bytes (file or stream format). */
   query(sql: string): Promise<Uint8Array>;
-  /** DuckDB-WASM's `insertArrowFromIPCStream` into an existing table. */
+  /** DuckDB-WASM's `insertArrowFromIPCStream` into an existing table; `ipc` is handed over (see `handOver`). */
   insertIPCStream(table: string, ipc: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
 /** DuckDB settings applied right after open: offline, extension autoload would hang or fail. */
 export const OFFLINE_SETTINGS = 'SET autoinstall_known_extensions = false; SET autoload_known_extensions = false';
+
+/**
+ * Bytes to transfer to the database's thread: `bytes` itself when it spans its whole buffer (a
+ * fresh IPC stream: transferred, not copied, and detached here afterwards), else a copy (a view
+ * into a larger buffer that others may hold).
+ */
+export function handOver(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
+}
 
 /** A `SqlConnection` over a driver, with the IPC framing guard in front of inserts. */
 export function sqlConnection(driver: DuckDBDriver): SqlConnection {
