@@ -115,6 +115,42 @@ const ENTRIES: readonly Entry[] = [
     },
   },
   {
+    figures: ['browser.'],
+    failed: true,
+    explain: (f) => ({
+      why: `In the page: ${String(f.values!.chainlens_failed)}. One renderer process holds the page and every worker of the app (the ` +
+        'engine worker, DuckDB-WASM\'s, the kernels\'), so a V8 heap out of memory in any of them ends the page, and DuckDB-WASM\'s ' +
+        'wasm32 heap cannot grow past 4 GiB. ' +
+        `The browser's processes peaked at ${value(f, 'browser_peak_tree_pss_mib').toFixed(0)} MiB (PSS; the renderer ` +
+        `${value(f, 'browser_peak_renderer_rss_mib').toFixed(0)} MiB RSS)` +
+        (typeof f.values?.node_load_s === 'number'
+          ? `; the Node engine loaded the same files in ${value(f, 'node_load_s').toFixed(1)} s at ${value(f, 'node_peak_rss_mib').toFixed(0)} MiB peak RSS.`
+          : '.'),
+      close: 'What the error names: a bounded page (the app\'s engine given a `retain` span, which bounds the engine as the long-run ' +
+        'family shows) or the store\'s rows kept outside DuckDB-WASM\'s heap; and the load of a dump too large for the page ' +
+        'stopped with the app\'s own message rather than a crash.',
+    }),
+  },
+  {
+    figures: ['browser.'],
+    explain: (f, t) => t.kind === 'max-latency'
+      ? {
+        why: `The first chart came ${value(f, 'first_chart_s').toFixed(2)} s after the files were given. The status line showed the first ` +
+          `committed block at ${value(f, 'first_progress_s').toFixed(2)} s (before it: a new engine, its DuckDB-WASM and kernel workers ` +
+          'started, the tokens, then the first batches of each table\'s file read and decoded, the load aligning the files by slot); the market view then ' +
+          `needs two answers, every pair's 24h candle to pick a pair and that pair's candles, at its 250 ms follow pace while the engine ` +
+          `worker is busy loading, and a frame (${value(f, 'first_chart_blocks_committed')} blocks committed when it was drawn).`,
+        close: 'The engine (and its workers) started when the page opens rather than when the files are given, the first chunk made ' +
+          'small (the newest or the first minute of blocks), and the view\'s two rounds made one (the pair picked in the engine worker ' +
+          'from the first trades).',
+      }
+      : {
+        why: `The page committed ${f.values?.page_blocks ?? 'n/a'} of ${f.work.count} blocks and rejected ${f.values?.page_rows_rejected ?? 'n/a'} rows ` +
+          `(status: ${String(f.values?.status_line ?? f.values?.last_status_line ?? 'n/a')}).`,
+        close: 'The rows the load report lists (the app\'s Load report tab) say which rule refused them.',
+      },
+  },
+  {
     figures: ['e2e.first-answer-'],
     explain: (f) => ({
       why: `chainlens answers (d) after ${ms(median(f, 'chainlens'))} (${value(f, 'chainlens_cpu_s').toFixed(1)} s of CPU on both cores), ` +

@@ -4,13 +4,13 @@
  * `--only=fees,percentiles` (or BENCH_ONLY): run only the named figure families;
  * `--out=PATH` (or BENCH_OUT): where the JSON goes (default bench/results/latest.json);
  * `--docs=PATH` (or BENCH_DOCS): where the markdown table goes (default docs/performance.md; `--docs=` skips it);
- * `--e2e-minutes=10,60` (or BENCH_E2E_MINUTES): the mainnet-profile dumps of the end-to-end family.
+ * `--e2e-minutes=10,60` (or BENCH_E2E_MINUTES): the mainnet-profile dumps of the end-to-end and browser families.
  * A run of some families keeps the other families' figures of the results file it replaces.
  */
 
 /** The figure families, in the order a full run measures them. */
 export const FAMILIES = [
-  'bandwidth', 'fees', 'percentiles', 'market', 'recommendation', 'latency', 'server', 'startup', 'ingest', 'e2e', 'longrun',
+  'bandwidth', 'fees', 'percentiles', 'market', 'recommendation', 'latency', 'server', 'browser', 'startup', 'ingest', 'e2e', 'longrun',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -20,7 +20,7 @@ export interface BenchOptions {
   readonly only: readonly Family[];
   readonly out: string;
   readonly docs: string;
-  /** Minutes of the end-to-end family's dumps (each measured; the longest also replayed). */
+  /** Minutes of the end-to-end family's dumps (each measured; the longest also replayed), and the browser family's. */
   readonly e2eMinutes: readonly number[];
 }
 

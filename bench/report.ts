@@ -238,6 +238,45 @@ function serverSection(figures: Figure[]): string[] {
   return lines;
 }
 
+/** The browser family: per dump, the app's first chart and full load in Chromium beside the Node engine's load. */
+function browserSection(figures: Figure[]): string[] {
+  const lines = [
+    '## In the browser',
+    '',
+    'The browser app (dist/app, served on loopback as `chainlens ui` serves it) in Debian\'s Chromium, headless, a fresh',
+    'browser per dump: the dump\'s Parquet files given to the app\'s file input as a user picks them, the time to the',
+    'first chart (the market view\'s candles drawn, while the load goes on) and to the full load, the browser\'s memory',
+    '(its whole process tree), beside the Node engine loading the same files in a fresh process.',
+    '',
+  ];
+  if (figures.length === 0) return [...lines, 'Not measured in this run (`npm run bench -- --only=browser`).', ''];
+  const v = (f: Figure, key: string) => f.values?.[key];
+  const loads = (f: Figure) => f.targets.find((t) => t.kind === 'min-fraction');
+  lines.push(
+    '| dump | first chart | full load | blocks/s | browser peak PSS / RSS sum (renderer) | longest main-thread task | Node engine: load, blocks/s, peak RSS | loads in the page |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  for (const f of figures) {
+    const page = subject(f, 'chainlens');
+    const node = subject(f, 'node');
+    const target = loads(f);
+    lines.push(`| ${f.id.replace(/^browser\.load-/, '')} | ${seconds(v(f, 'first_chart_s'))} | ${seconds(v(f, 'full_load_s'))} | ${page ? rate(page.per_second, 'blocks') : '—'} | ` +
+      `${mibText(v(f, 'browser_peak_tree_pss_mib'))} / ${mibText(v(f, 'browser_peak_tree_rss_mib'))} (${mibText(v(f, 'browser_peak_renderer_rss_mib'))}) | ` +
+      `${typeof v(f, 'main_thread_longest_task_ms') === 'number' ? ms(Number(v(f, 'main_thread_longest_task_ms'))) : '—'} | ` +
+      `${node ? `${ms(node.stats.median_ms)}, ${rate(node.per_second, 'blocks')}, ${mibText(v(f, 'node_peak_rss_mib'))}` : '—'} | ` +
+      `${target ? `${status(target)}${target.met ? '' : ` (${measuredText(target, f)} of the blocks)`}` : '—'} |`);
+  }
+  lines.push('');
+  for (const f of figures) {
+    lines.push(...detail({ ...f, notes: [] }));
+    if (typeof v(f, 'chainlens_failed') === 'string') lines.push(`**The load failed in the page:** ${String(v(f, 'chainlens_failed'))}`, '');
+    lines.push(...valuesTable(f.values ?? {}), '');
+  }
+  for (const note of figures[0]!.notes) lines.push(`- ${note}`);
+  lines.push('');
+  return lines;
+}
+
 /** Missed targets, grouped by their explanation (the latency misses share a few). */
 function misses(figures: Figure[]): string[] {
   const groups = new Map<string, { why: string; close: string; items: Map<string, string[]> }>();
@@ -286,6 +325,7 @@ export function renderReport(results: BenchResults): string {
     'node dist/bench/run.js --only=percentiles,market           # some families (see bench/options.ts); the others keep their figures',
     'npm run bench -- --only=e2e        # end to end: generates (once, cached in .chainlens/bench/) and measures the mainnet-profile dumps',
     'npm run bench -- --only=server     # the HTTP and WebSocket server beside a bare node:http server (about 5 minutes)',
+    'npm run bench -- --only=browser    # the browser app in Debian\'s Chromium on the e2e dumps, beside the Node engine',
     '```',
     '',
     `## This run`,
@@ -353,6 +393,7 @@ export function renderReport(results: BenchResults): string {
   if (startup.length) for (const f of startup) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
   else out.push('### Start-up and memory', '', 'Not measured in this run.', '');
   out.push(...serverSection(figures.filter((f) => f.family === 'server')));
+  out.push(...browserSection(figures.filter((f) => f.family === 'browser')));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

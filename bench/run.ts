@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: runs every figure family (or those of `--only`), each subject beside its
  * baselines in this one process (the ingest and start-up figures in child processes, for their own
- * memory), and writes bench/results/latest.json and the table of docs/performance.md.
+ * memory; the browser figures in Chromium), and writes bench/results/latest.json and the table of docs/performance.md.
  * `--quick` runs small sizes: a smoke run of the bench code, not figures to quote.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bandwidthFigure } from './bandwidth.js';
+import { browserFigures } from './browser/figures.js';
 import { e2eFigures } from './e2e/figures.js';
 import { longReplayFigures } from './e2e/long-replay.js';
 import type { Figure } from './harness.js';
@@ -44,6 +45,7 @@ const FAMILY_RUNNERS: Record<Family, (options: BenchOptions) => Promise<Figure |
   recommendation: recommendationFigures,
   latency: latencyFigures,
   server: serverFigures,
+  browser: browserFigures,
   startup: startupFigures,
   ingest: ingestFigures,
   e2e: e2eFigures,

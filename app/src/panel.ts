@@ -30,8 +30,12 @@ export interface ViewSpec {
   readonly title: string;
   /** Builds the view's controls and body; `changed()` asks for fresh answers. */
   mount(controls: HTMLElement, body: HTMLElement, changed: () => void): void;
-  /** The queries that answer the view now, without `at` (the panel adds it); undefined ones are skipped. */
-  queries(state: AppState): Record<string, Query | undefined>;
+  /**
+   * The queries that answer the view now, without `at` (the panel adds it); undefined ones are
+   * skipped. `following`: the refresh follows a load's progress or a replay's pushes, and a view
+   * may leave out what it need not ask again so soon (the previous answer is kept).
+   */
+  queries(state: AppState, following: boolean): Record<string, Query | undefined>;
   render(answers: Answers, state: AppState): void;
   /** The answer the CSV export writes. */
   readonly primary: string;
@@ -52,6 +56,8 @@ export class Panel {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #answered = 0;
   #answers: Answers = {};
+  /** Whether the refresh asked for now only follows a load or replay (see ViewSpec.queries). */
+  #following = false;
   #sent: Record<string, Query> = {};
   #streams: StreamSubscription[] = [];
   #streamKey = '';
@@ -75,6 +81,8 @@ export class Panel {
       if (changed.has('at')) this.invalidate();
     });
     link.onClient(() => {
+      this.#answers = {};
+      this.#sent = {};
       this.#streams = [];
       this.#streamKey = '';
       this.invalidate();
@@ -92,11 +100,13 @@ export class Panel {
   /** The answers need refreshing: now if visible, else when shown. */
   invalidate(): void {
     this.#dirty = true;
+    this.#following = false;
     if (this.#visible) void this.refresh();
   }
 
   /** At most one refresh per FOLLOW_MS while a load or replay goes on. */
   follow(): void {
+    if (!this.#dirty) this.#following = true;
     this.#dirty = true;
     if (!this.#visible || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
@@ -124,9 +134,11 @@ export class Panel {
   async #refresh(): Promise<void> {
     const client = this.link.client;
     if (!client) return;
+    const following = this.#following;
     this.#dirty = false;
+    this.#following = false;
     const state = this.store.state;
-    const queries = Object.entries(this.spec.queries(state)).filter((e): e is [string, Query] => e[1] !== undefined);
+    const queries = Object.entries(this.spec.queries(state, following)).filter((e): e is [string, Query] => e[1] !== undefined);
     const sent: Record<string, Query> = {};
     const batch = queries.map(([name, q], i) => {
       const params = state.at !== undefined && !state.streaming ? { ...q.params, at: state.at } : q.params;
@@ -142,7 +154,8 @@ export class Panel {
       return;
     }
     if (this.link.client !== client) return; // the engine was replaced meanwhile
-    const answers: Answers = {};
+    // following, what the view left out keeps its previous answer; otherwise every answer is new
+    const answers: Answers = following ? { ...this.#answers } : {};
     const errors: string[] = [];
     queries.forEach(([name], i) => {
       const entry = entries.find((e) => e.id === i + 1) as { result?: Record<string, unknown>[]; error?: { message: string } } | undefined;
@@ -150,7 +163,7 @@ export class Panel {
       if (entry?.error) errors.push(`${name}: ${entry.error.message}`);
     });
     this.#answers = answers;
-    this.#sent = sent;
+    this.#sent = following ? { ...this.#sent, ...sent } : sent;
     this.spec.render(answers, state);
     this.#answered++;
     this.element.dataset.requests = JSON.stringify(sent);
@@ -163,7 +176,7 @@ export class Panel {
   async #follow(): Promise<void> {
     const client = this.link.client;
     const state = this.store.state;
-    const queries = state.streaming && client ? Object.values(this.spec.queries(state)).filter((q): q is Query => q !== undefined) : [];
+    const queries = state.streaming && client ? Object.values(this.spec.queries(state, false)).filter((q): q is Query => q !== undefined) : [];
     const key = JSON.stringify(queries);
     if (key === this.#streamKey) return;
     this.#streamKey = key;

@@ -1,7 +1,7 @@
 /**
- * The bench code compiles and runs: the quick mode of two cheap figure families and of the end-to-end
- * family (a tiny dump, its child processes run from dist/: build first), checked for the
- * shape of its JSON and report only. No timing is asserted here: benchmarks are not timed tests.
+ * The bench code compiles and runs: the quick mode of two cheap figure families, of the end-to-end
+ * family (a tiny dump, its child processes run from dist/: build first) and of the browser family
+ * (dist/app in Chromium), checked for the shape of its JSON and report only. No timing is asserted here: benchmarks are not timed tests.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,4 +91,15 @@ describe('bench (quick mode)', () => {
     expect(markdown.indexOf('## End to end')).toBeLessThan(markdown.indexOf('## Targets'));
     expect(markdown).toContain('| native DuckDB (read_parquet + SQL) |');
   }, 180_000);
+
+  it('runs the browser family: the app in Chromium beside the Node engine, on the 2-minute dump', async () => {
+    const results = await runBench(parseOptions(['--quick', '--only=browser', '--docs='], {}));
+    expect(results.failures).toEqual([]);
+    const [figure] = results.figures;
+    expect(results.figures).toHaveLength(1);
+    expect(figure!.id).toMatch(/^browser\./);
+    for (const what of ['first_chart_s', 'full_load_s', 'browser_peak_tree_pss_mib', 'node_load_s']) expect(figure!.values![what]).toBeGreaterThan(0);
+    for (const t of figure!.targets) expect(t).toMatchObject({ measured: expect.any(Number), met: expect.any(Boolean) });
+    expect(renderReport(results)).toContain('In the browser');
+  }, 300_000);
 });

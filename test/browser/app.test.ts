@@ -12,7 +12,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { chartVariances } from '../../bench/browser/page-load.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDump } from '../../src/generate/write-dump.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
@@ -40,12 +41,14 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
   let dumpFiles: string[];
   let blockFiles: string[];
   let server: StaticFilesServer;
-  let browser: Browser;
   let page: Page;
   let offsite: string[];
   let errors: string[];
   /** The Node engine holding what the page loaded last. */
   let node: Engine;
+  let close: () => Promise<void>;
+  /** Each chart's canvas variances before any data. */
+  const emptyCharts: Record<string, number[]> = {};
 
   beforeAll(async () => {
     if (!existsSync(join(APP_DIR, 'index.html'))) throw new Error(`${APP_DIR}index.html is missing: run npm run build`);
@@ -60,8 +63,13 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     node = await createEngine();
     await node.load(dumpFiles);
     server = await serveStaticFiles(APP_DIR);
-    ({ browser, page, offsite, errors } = await openOfflinePage(new URL(server.url).origin));
+    ({ page, offsite, errors, close } = await openOfflinePage(new URL(server.url).origin));
     await page.goto(server.url);
+    for (const view of ['fees', 'market']) { // each shown once, empty, so that its chart has its size
+      await showTab(view);
+      await page.waitForTimeout(100);
+      emptyCharts[view] = await page.evaluate(chartVariances, view);
+    }
     // the page's long tasks (over 50 ms of its main thread), to tell whether it stayed responsive
     await page.evaluate(() => {
       const w = window as unknown as { longTasks: number[] };
@@ -71,7 +79,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
   }, TIMEOUT);
 
   afterAll(async () => {
-    await browser?.close();
+    await close?.();
     await server?.close();
     await node?.close();
     if (dumpDir) await rm(dumpDir, { recursive: true, force: true });
@@ -130,25 +138,16 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     return expected;
   }
 
-  /** Pixel variance of the view's chart canvases: a drawn chart has lines, candles and text. */
-  async function chartVariance(view: string): Promise<number> {
-    return page.$eval(`section[data-view=${view}] .chart`, (box) => {
-      let best = 0;
-      for (const canvas of box.querySelectorAll('canvas')) {
-        if (canvas.width === 0 || canvas.height === 0) continue;
-        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-        let sum = 0;
-        let squares = 0;
-        const n = data.length / 4;
-        for (let i = 0; i < data.length; i += 4) {
-          const luma = (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
-          sum += luma;
-          squares += luma * luma;
-        }
-        best = Math.max(best, squares / n - (sum / n) ** 2);
-      }
-      return best;
-    });
+  /**
+   * The view's chart is drawn: a canvas that was blank before any data (a pane's plot area; the
+   * axes have labels even empty) now has lines, candles or bars on it.
+   */
+  async function expectChartDrawn(view: string): Promise<void> {
+    const now = await page.evaluate(chartVariances, view);
+    const blank = emptyCharts[view]!;
+    expect(blank.some((v) => v <= 1), `${view}: a blank pane before the load (${blank.join(', ')})`).toBe(true);
+    const drawn = Math.max(0, ...now.filter((_, i) => blank[i]! <= 1));
+    expect(drawn, `${view}: canvas variances ${now.map((v) => v.toFixed(0)).join(', ')}`).toBeGreaterThan(50);
   }
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -170,7 +169,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     await expectShown('market', 'vwap', requests.vwap!, 5);
     await expectShown('market', 'twap', requests.twap!, 5);
     await expectShown('market', 'trades', requests.trades!, 20);
-    expect(await chartVariance('market')).toBeGreaterThan(50);
+    await expectChartDrawn('market');
     await shot('market');
   }, TIMEOUT);
 
@@ -205,7 +204,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     for (const row of tiers) {
       for (const cell of row.slice(1)) expect(cell.text, `${row[0]!.text} ${cell.field}`).toBe(cellText(point![`${row[0]!.text}_${cell.field}`]));
     }
-    expect(await chartVariance('fees')).toBeGreaterThan(50);
+    await expectChartDrawn('fees');
     await page.selectOption('select[name=fee-source]', '1m');
     const windows = await answered('fees', 0, (r) => r.bands?.method === 'chain::priorityfee::fee');
     await expectShown('fees', 'bands', windows.bands!, 3);

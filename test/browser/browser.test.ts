@@ -15,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTableWriter, memorySink, readTableFile } from '../../src/ingest/files/index.js';
@@ -88,7 +88,7 @@ describe.skipIf(chromiumMissing('browser smoke test') !== undefined)('browser (V
   let outDir: string;
   let server: StaticFilesServer;
   let origin: string;
-  let browser: Browser;
+  let close: () => Promise<void>;
   let page: Page;
   let offsite: string[] = [];
   let pageErrors: string[] = [];
@@ -106,13 +106,13 @@ describe.skipIf(chromiumMissing('browser smoke test') !== undefined)('browser (V
     });
     server = await serveStaticFiles(outDir);
     origin = new URL(server.url).origin;
-    ({ browser, page, offsite, errors: pageErrors } = await openOfflinePage(origin));
+    ({ page, offsite, errors: pageErrors, close } = await openOfflinePage(origin));
     await page.goto(`${origin}/index.html`);
     await page.waitForFunction(() => window.__result === 'ready', undefined, { timeout: 30_000 });
   }, TIMEOUT);
 
   afterAll(async () => {
-    await browser?.close();
+    await close?.();
     await server?.close();
     if (outDir) await rm(outDir, { recursive: true, force: true });
   });

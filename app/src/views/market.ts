@@ -15,6 +15,12 @@ import type { Answers, ViewSpec } from '../panel.js';
 export const MARKET_WINDOWS = (METHOD_TABLE.get('chain::market::ohlcv')!.params.window as WindowSpec).values;
 /** The pairs offered: every pair's 24h candles (one a day per pair), by volume. */
 const PAIR_WINDOW = '24h';
+/**
+ * While a load or replay goes on, the tokens and pairs (every pair's candles: the costliest
+ * answer of the view, and a list of up to thousands of options to rebuild) are asked again at
+ * most this often; the picked pair's own answers follow every refresh.
+ */
+const PAIRS_EVERY_MS = 3000;
 
 interface Pair {
   base: string;
@@ -39,6 +45,8 @@ export function marketView(): ViewSpec {
   let pairInput: HTMLInputElement;
   let pairList: HTMLDataListElement;
   let changed: () => void;
+  let pairsAskedAt = -Infinity;
+  let listed = '';
 
   const pick = (text: string) => {
     const found = pairs.find((p) => p.label === text) ?? pairs.find((p) => p.label.toLowerCase().includes(text.trim().toLowerCase()));
@@ -75,11 +83,13 @@ export function marketView(): ViewSpec {
       chart.panes()[1]?.setHeight(90);
     },
 
-    queries() {
+    queries(_, following) {
       const selected = pair && { base: pair.base, quote: pair.quote };
+      const askPairs = !following || !pair || performance.now() - pairsAskedAt >= PAIRS_EVERY_MS;
+      if (askPairs) pairsAskedAt = performance.now();
       return {
-        tokens: { method: 'chain::market::token', params: {} },
-        pairs: { method: 'chain::market::ohlcv', params: { window: PAIR_WINDOW, limit: 5000 } },
+        tokens: askPairs ? { method: 'chain::market::token', params: {} } : undefined,
+        pairs: askPairs ? { method: 'chain::market::ohlcv', params: { window: PAIR_WINDOW, limit: 5000 } } : undefined,
         candles: selected && { method: 'chain::market::ohlcv', params: { ...selected, window, limit: 1000 } },
         vwap: selected && { method: 'chain::market::vwap', params: { ...selected, window, limit: 1000 } },
         twap: selected && { method: 'chain::market::twap', params: { ...selected, window, limit: 1000 } },
@@ -89,7 +99,9 @@ export function marketView(): ViewSpec {
 
     render(answers: Answers) {
       pairs = pairsOf(answers.pairs ?? [], answers.tokens ?? []);
-      pairList.replaceChildren(...pairs.map((p) => h('option', { value: p.label })));
+      const labels = pairs.map((p) => p.label).join('\n');
+      if (labels !== listed) pairList.replaceChildren(...pairs.map((p) => h('option', { value: p.label })));
+      listed = labels;
       if (pairs.length > 0 && !pairs.some((p) => p.label === pair?.label)) {
         pair = pairs[0]; // the busiest pair, until one is picked
         pairInput.value = pair!.label;
