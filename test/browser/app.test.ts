@@ -1,7 +1,7 @@
 /**
  * The browser app (app/, built by `npm run build` into dist/app) in Debian's Chromium, served by the
  * same static server as `chainlens ui`, driven as a user would: files through the file input (a
- * generated dump in three formats, then the real getBlock fixtures), the tabs, the time slider, the
+ * generated dump in four formats, then the real getBlock fixtures) and dropped on the page, the tabs, the time slider, the
  * replay player, the console and the exports. Every number a table shows is compared with the Node
  * engine's answer to the request the view says it sent (its `data-requests`), over the same files.
  * The page may reach nothing but the local server, and must log no error. Screenshots of each view
@@ -25,8 +25,8 @@ import { REAL_DATA } from '../helpers/real-data.js';
 const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../test-results/app/', import.meta.url));
 const TIMEOUT = 180_000;
-const FORMATS = { blocks: 'parquet', transactions: 'parquet', trades: 'ndjson', tokens: 'csv' } as const;
-const EXTENSIONS = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv' } as const;
+const FORMATS = { blocks: 'arrow', transactions: 'parquet', trades: 'ndjson', tokens: 'csv' } as const;
+const EXTENSIONS = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv', arrow: 'arrow' } as const;
 
 type Query = { method: string; params: Record<string, unknown> };
 type WireRecord = Record<string, unknown>;
@@ -152,7 +152,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
-  it('loads a generated dump (Parquet, NDJSON, CSV) through the file input and shows the Node engine\'s market answers', async () => {
+  it('loads a generated dump (Arrow, Parquet, NDJSON, CSV) through the file input and shows the Node engine\'s market answers', async () => {
     const status = await open(dumpFiles);
     // the engine loads in its worker: the page's own thread never stalls for long
     const longest = await page.evaluate(() => Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks));
@@ -330,6 +330,31 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
       if (node !== real) await real.close();
       throw error;
     }
+  }, TIMEOUT);
+
+  it('loads files dropped on the page', async () => {
+    const before = Number((await page.getAttribute('body', 'data-ready')) ?? 0);
+    const files = dumpFiles.map((f) => ({ name: f.split('/').pop()!, base64: readFileSync(f).toString('base64') }));
+    await page.evaluate((list) => {
+      const transfer = new DataTransfer();
+      for (const { name, base64 } of list) transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+      for (const type of ['dragenter', 'dragover', 'drop']) document.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, files);
+    await page.waitForFunction((n) => Number(document.body.dataset.ready ?? 0) > n, before, { timeout: 120_000 });
+    const generated = await createEngine();
+    try {
+      const loaded = await generated.load(dumpFiles);
+      expect(await page.textContent('.load-status')).toMatch(new RegExp(`^${loaded.blocks} blocks · `));
+      expect(await page.isHidden('#drop')).toBe(true);
+      await node.close();
+      node = generated;
+    } catch (error) {
+      await generated.close();
+      throw error;
+    }
+    await showTab('fees');
+    const requests = await answered('fees', 0, (r) => r.bands !== undefined);
+    await expectShown('fees', 'bands', requests.bands!, 50);
   }, TIMEOUT);
 
   it('stayed offline and logged no error', () => {

@@ -69,7 +69,9 @@ export function openView(root: HTMLElement, report: HTMLElement, drop: HTMLEleme
     depth = 0;
     drop.hidden = true;
     const entries = [...(event.dataTransfer?.items ?? [])].map((item) => item.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
-    void filesOf(entries).then(load);
+    // files with no entry (dropped by a script, or a browser without entries) still come as files
+    if (entries.length === 0) void load([...(event.dataTransfer?.files ?? [])].map((file) => ({ file, path: '' })));
+    else void filesOf(entries).then(load);
   });
 }
 
