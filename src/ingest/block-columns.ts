@@ -6,6 +6,7 @@
 import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { priorityFeeOf } from '../schema/amounts.js';
+import { boolBytes, compareU64, gatherU64, HIGH, LOW, sameU64, wordsOf } from '../schema/u64-words.js';
 
 /** Per-block transaction columns of a chunk; block b is rows [offsets[b], offsets[b + 1]). */
 export interface ChunkTransactions {
@@ -45,20 +46,17 @@ export function withPriorityFees(table: Table): Table {
 export function chunkTransactions(table: Table): ChunkTransactions {
   const n = table.numRows;
   const slot = table.getChild('slot')!.toArray() as BigUint64Array;
+  const slotWords = wordsOf(slot);
   const index = table.getChild('index')!.toArray() as Uint32Array;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
+  const compare = (a: number, b: number) => compareU64(slotWords, a, b) || index[a]! - index[b]!;
   let sorted = true;
-  for (let i = 1; i < n && sorted; i++) sorted = slot[i - 1] < slot[i] || (slot[i - 1] === slot[i] && index[i - 1] <= index[i]);
-  if (!sorted) order.sort((a, b) => (slot[a] < slot[b] ? -1 : slot[a] > slot[b] ? 1 : index[a] - index[b]));
+  for (let i = 1; i < n && sorted; i++) sorted = compare(i - 1, i) <= 0;
+  if (!sorted) order.sort(compare);
 
-  const pick64 = (name: string) => gather64(table.getChild(name)!.toArray() as BigUint64Array, order);
-  const bools = (name: string) => {
-    const vector = table.getChild(name)!;
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = vector.get(order[i]) ? 1 : 0;
-    return out;
-  };
+  const pick64 = (name: string) => gatherU64(table.getChild(name)!.toArray() as BigUint64Array, order);
+  const bools = (name: string) => boolBytes(table.getChild(name)!, order);
   const limits = table.getChild('compute_unit_limit')!.toArray() as Uint32Array;
   const consumed = table.getChild('compute_units_consumed')!;
   const computeUnitsConsumed = pick64('compute_units_consumed');
@@ -85,28 +83,15 @@ export function chunkTransactions(table: Table): ChunkTransactions {
   };
   const offsets: number[] = [];
   for (let i = 0; i < n; i++) {
-    const s = slot[order[i]];
-    if (i === 0 || s !== out.slots[out.slots.length - 1]) {
-      out.slots.push(s);
-      offsets.push(i);
-    }
+    if (i > 0 && sameU64(slotWords, order[i - 1]!, order[i]!)) continue;
+    out.slots.push(slot[order[i]!]!); // a BigInt per block, not per row
+    offsets.push(i);
   }
   offsets.push(n);
   out.offsets = Uint32Array.from(offsets);
   return out;
 }
 
-function gather64(values: BigUint64Array, order: Uint32Array): BigUint64Array {
-  const out = new BigUint64Array(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = values[order[i]];
-  return out;
-}
-
-/** Index of the high and low 32-bit word of a u64 in a Uint32Array view (platform byte order). */
-const [HIGH, LOW] = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [1, 0] : [0, 1];
-
-/** The u64s of `array` as 32-bit words: compared exactly without making a BigInt per read (a block has thousands). */
-const wordsOf = (array: BigUint64Array) => new Uint32Array(array.buffer, array.byteOffset, array.length * 2);
 
 /**
  * The fee-paying transactions of a block a top list can show: chain::priorityfee::top_txs shows at

@@ -26,6 +26,7 @@ import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './b
 import { yieldToEventLoop } from '../platform/event-loop.js';
 import { lowerBound } from '../windows/lower-bound.js';
 import { repeatedRows } from './repeated-rows.js';
+import { sameU64, wordsOf } from '../schema/u64-words.js';
 import type { Rejection, ValidatedBatch } from './validate.js';
 
 /** What an ingest or a load did: counts reconcile as read = ingested + rejected. */
@@ -108,11 +109,11 @@ function origin(part: TablePart, i: number): { source: string; row: number } {
 /** Runs of equal consecutive values of a slot column: [slot, first row, end row) (one run per block when sorted). */
 function slotRuns(slots: BigUint64Array): [bigint, number, number][] {
   const runs: [bigint, number, number][] = [];
+  const words = wordsOf(slots);
   for (let i = 0; i < slots.length; ) {
-    const slot = slots[i]!;
     let j = i + 1;
-    while (j < slots.length && slots[j] === slot) j++;
-    runs.push([slot, i, j]);
+    while (j < slots.length && sameU64(words, i, j)) j++;
+    runs.push([slots[i]!, i, j]);
     i = j;
   }
   return runs;

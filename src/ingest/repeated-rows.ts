@@ -3,11 +3,14 @@
  * The first row of a key is kept; every later one is a repeat. Linear when the rows come in key
  * order (as every dump we write and the chain's own order are), a sort otherwise.
  */
+import { compareU64, wordsOf } from '../schema/u64-words.js';
 
 /** Rows (ascending) whose key, the slot and then `keys`, equals an earlier row's; only rows with `live[i]` take part. */
 export function repeatedRows(slots: BigUint64Array, keys: readonly ArrayLike<number>[], live?: Uint8Array): number[] {
+  const words = wordsOf(slots);
   const compare = (a: number, b: number): number => {
-    if (slots[a] !== slots[b]) return slots[a]! < slots[b]! ? -1 : 1;
+    const bySlot = compareU64(words, a, b);
+    if (bySlot !== 0) return bySlot;
     for (const k of keys) if (k[a] !== k[b]) return k[a]! - k[b]!;
     return 0;
   };

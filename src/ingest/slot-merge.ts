@@ -9,6 +9,7 @@ import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
 import type { ValidatedBatch } from './validate.js';
 import { lowerBound } from '../windows/lower-bound.js';
+import { compareU64, wordsOf } from '../schema/u64-words.js';
 
 interface StreamState {
   iterator: AsyncIterator<ValidatedBatch>;
@@ -78,16 +79,16 @@ function slotColumn(rows: Table): SlotColumn | null {
   known = null;
   if (column && rows.numRows > 0) {
     const slots = column.toArray() as BigUint64Array;
-    let min = slots[0]!;
-    let max = slots[0]!;
+    const words = wordsOf(slots);
+    let min = 0;
+    let max = 0;
     let sorted = true;
     for (let i = 1; i < slots.length; i++) {
-      const s = slots[i]!;
-      if (s < slots[i - 1]!) sorted = false;
-      if (s < min) min = s;
-      if (s > max) max = s;
+      if (compareU64(words, i, i - 1) < 0) sorted = false;
+      if (compareU64(words, i, min) < 0) min = i;
+      if (compareU64(words, i, max) > 0) max = i;
     }
-    known = { slots, min, max, sorted };
+    known = { slots, min: slots[min]!, max: slots[max]!, sorted };
   }
   slotColumns.set(rows, known);
   return known;

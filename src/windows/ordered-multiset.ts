@@ -23,11 +23,8 @@
  * search inside a chunk beats a backward linear scan.
  */
 import { U64_MAX } from '../schema/amounts.js';
+import { HIGH as HI, LOW as LO } from '../schema/u64-words.js';
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-/** u32 index of the high and low halves of a u64 inside a BigUint64Array's buffer. */
-const HI = LITTLE_ENDIAN ? 1 : 0;
-const LO = 1 - HI;
 const DEFAULT_CHUNK_CAPACITY = 128;
 
 /** Options of an {@link OrderedMultiset}. */

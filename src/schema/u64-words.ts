@@ -1,0 +1,52 @@
+/**
+ * u64 columns read as pairs of 32-bit words. Reading a BigUint64Array element makes a BigInt (a
+ * heap object in V8): a loop over every row of a chunk (millions a load) that only compares or
+ * copies them made as many objects for the collector. The words compare and copy exactly with none.
+ */
+import type { Vector } from 'apache-arrow';
+
+/** Index of the high and low 32-bit word of a u64 in a Uint32Array view (platform byte order). */
+export const [HIGH, LOW] = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [1, 0] : [0, 1];
+
+/** The 64-bit values of `array` as 32-bit words (a view: no copy). */
+export const wordsOf = (array: BigUint64Array | BigInt64Array): Uint32Array =>
+  new Uint32Array(array.buffer, array.byteOffset, array.length * 2);
+
+/** Whether u64s i and j of `words` are equal. */
+export const sameU64 = (words: Uint32Array, i: number, j: number): boolean =>
+  words[2 * i] === words[2 * j] && words[2 * i + 1] === words[2 * j + 1];
+
+/** Sign of u64 i - u64 j (unsigned): a difference of words is an exact double. */
+export const compareU64 = (words: Uint32Array, i: number, j: number): number =>
+  words[2 * i + HIGH]! - words[2 * j + HIGH]! || words[2 * i + LOW]! - words[2 * j + LOW]!;
+
+/** values[order[k]] for every k, copied word by word. */
+export function gatherU64(values: BigUint64Array, order: Uint32Array): BigUint64Array {
+  const out = new BigUint64Array(order.length);
+  const from = wordsOf(values);
+  const to = wordsOf(out);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    to[2 * k] = from[2 * i]!;
+    to[2 * k + 1] = from[2 * i + 1]!;
+  }
+  return out;
+}
+
+/** A non-null Bool column's values as bytes (1 or 0), read from its bitmaps, in `order` when given. */
+export function boolBytes(vector: Vector, order?: Uint32Array): Uint8Array {
+  const n = vector.length;
+  const flat = new Uint8Array(n);
+  let at = 0;
+  for (const data of vector.data) {
+    const bits = data.values as Uint8Array;
+    for (let i = 0; i < data.length; i++, at++) {
+      const bit = data.offset + i;
+      flat[at] = (bits[bit >> 3]! >> (bit & 7)) & 1;
+    }
+  }
+  if (!order) return flat;
+  const out = new Uint8Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = flat[order[k]!]!;
+  return out;
+}
