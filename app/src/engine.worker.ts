@@ -28,13 +28,22 @@ let pausing: Promise<void> | undefined;
 /** Replaces the engine; waits for the previous one to close first (its workers and memory go). */
 let swapping: Promise<unknown> = Promise.resolve();
 
+const startEngine = () => createEngine({ duckdb: { workerUrl: duckdbWorkerUrl, wasmUrl: duckdbWasmUrl } });
+/**
+ * An engine started with the worker, before any file is given: the first files open into it with
+ * its DuckDB-WASM and kernel workers already up (the page's time to its first chart).
+ */
+let warm: Promise<Engine> | undefined = startEngine();
+warm.catch(() => undefined); // a failure shows when the engine is needed: a fresh one is tried then
+
 async function freshEngine(): Promise<Engine> {
   const previous = engine;
   engine = undefined;
   replay?.stop();
   replay = undefined;
   await previous?.close();
-  const next = await createEngine({ duckdb: { workerUrl: duckdbWorkerUrl, wasmUrl: duckdbWasmUrl } });
+  const next = await (warm?.catch(startEngine) ?? startEngine());
+  warm = undefined;
   span = { blocks: 0 };
   const own = span;
   await next.subscribe('chain::market::ingestion', {}, (push) => {
