@@ -46,7 +46,7 @@ export function openView(root: HTMLElement, report: HTMLElement, drop: HTMLEleme
       ? `load failed: ${result.error}`
       : `${result.blocks.toLocaleString('en')} blocks · ${result.ingested.toLocaleString('en')} rows in ${result.seconds.toFixed(1)} s` +
         (result.rejected > 0 ? ` · ${result.rejected.toLocaleString('en')} rejected` : '') +
-        (result.warnings.length > 0 ? ` · ${result.warnings.length} warnings` : '');
+        (result.warnings.length > 0 ? ` · ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : '');
     showReport(report, result);
     handlers.loaded(result);
   }
