@@ -1,7 +1,8 @@
 /**
  * Market: a pair (searchable by symbol or mint) and a window; candles with volume from
  * chain::market::ohlcv, the trailing VWAP and TWAP of the same window, the pair's candles and
- * recent trades; prices in the quote token or in USD. The price scale fits the candles' bodies and
+ * recent trades; prices in the quote token or in USD. The VWAP and TWAP lines show the trailing
+ * point in force at each candle's close (the tables list every point). The price scale fits the candles' bodies and
  * the VWAP/TWAP lines: an outlier fill's wick (which the trimmed VWAP leaves out) runs off the
  * scale instead of flattening the market into a line; the table shows its high and low.
  */
@@ -130,8 +131,11 @@ export function marketView(): ViewSpec {
       const value = valueOf(usd ? c.volume_usd : c.quote_volume);
       return value === undefined ? undefined : { value, color: Number(c.close) >= Number(c.open) ? '#a5d6a7' : '#ef9a9a' };
     }));
-    vwap.setData(seriesPoints(answers.vwap ?? [], 'timestamp', (p) => line(p[`vwap${suffix}`])));
-    twap.setData(seriesPoints(answers.twap ?? [], 'timestamp', (p) => line(p[`twap${suffix}`])));
+    const candleList = answers.candles ?? [];
+    const vwapAt = closingPoints(answers.vwap ?? [], candleList);
+    const twapAt = closingPoints(answers.twap ?? [], candleList);
+    vwap.setData(seriesPoints(candleList, 'window_start', (c) => line(vwapAt.get(c)?.[`vwap${suffix}`])));
+    twap.setData(seriesPoints(candleList, 'window_start', (c) => line(twapAt.get(c)?.[`twap${suffix}`])));
     chart?.timeScale().fitContent();
     const price = (f: string): Column => ({ field: f + suffix, label: usd ? `${f} (USD)` : f });
     tables.replaceChildren(
@@ -150,6 +154,24 @@ export function marketView(): ViewSpec {
       ], 100),
     );
   }
+}
+
+/**
+ * For each candle, the trailing point in force at its close: the newest of `points` before the
+ * candle's end (both lists newest first, as answered; one pass). The lines are drawn at the
+ * candles' times: the chart's time axis spaces its points evenly, so per-block points beside
+ * longer candles would squeeze the candles of the span the points do not cover.
+ */
+function closingPoints(points: readonly Record<string, unknown>[], candles: readonly Record<string, unknown>[]): Map<Record<string, unknown>, Record<string, unknown>> {
+  const out = new Map<Record<string, unknown>, Record<string, unknown>>();
+  let j = 0;
+  for (const candle of candles) {
+    const end = String(candle.window_end);
+    while (j < points.length && String(points[j]!.timestamp) >= end) j++;
+    const point = points[j];
+    if (point && String(point.timestamp) >= String(candle.window_start)) out.set(candle, point);
+  }
+  return out;
 }
 
 const line = (text: unknown) => {
