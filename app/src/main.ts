@@ -41,7 +41,7 @@ function showTab(id: string): void {
 tabs.append(...TABS.map((t) => h('button', { type: 'button', role: 'tab', 'data-tab': t.id, onclick: () => showTab(t.id) }, t.title)));
 showTab('market');
 
-const timeline = timelineView(byId('timeline'), link, store, (result) => settled(result));
+const timeline = timelineView(byId('timeline'), link, store, settled);
 store.listen((_, changed) => {
   if (changed.has('firstTime') || changed.has('lastTime') || changed.has('streaming')) timeline.spanChanged();
 });
