@@ -50,10 +50,13 @@ export function ratioToNumber(num: bigint, den: bigint): number {
 
 /** The float nearest to raw / 10^decimals. */
 export function decimalAmount(raw: bigint, decimals: number): number {
-  return ratioToNumber(raw, POW10[decimals]);
+  return ratioToNumber(raw, pow10(decimals));
 }
 
 /** Price in quote per base, (quote / 10^qd) / (base / 10^bd), nearest float to the exact value. */
 export function tradePrice(baseAmount: bigint, baseDecimals: number, quoteAmount: bigint, quoteDecimals: number): number {
-  return ratioToNumber(quoteAmount * POW10[baseDecimals], baseAmount * POW10[quoteDecimals]);
+  return ratioToNumber(quoteAmount * pow10(baseDecimals), baseAmount * pow10(quoteDecimals));
 }
+
+/** 10^d exactly: from the table for the usual decimals, computed for the rest (a u8 goes to 255). */
+const pow10 = (d: number): bigint => POW10[d] ?? 10n ** BigInt(d);

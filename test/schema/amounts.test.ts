@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { decimalAmount, ratioToNumber, tradePrice } from '../../src/schema/amounts.js';
 
 describe('amounts', () => {
+  it('takes any u8 of decimals, beyond the usual ones (10^d made exactly for d >= 40)', () => {
+    for (const d of [39, 40, 77, 255]) {
+      expect(decimalAmount(1n, d)).toBe(Number(`1e-${d}`)); // the nearest double to 10^-d, as JavaScript parses it
+      expect(tradePrice(1n, 0, 1n, d)).toBe(Number(`1e-${d}`));
+      expect(tradePrice(1n, d, 1n, 0)).toBe(Number(`1e${d}`));
+    }
+  });
+
   it('rounds num/den once, like IEEE division of exactly representable integers', () => {
     let seed = 7;
     const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
