@@ -279,18 +279,24 @@ export function rowsToTable<T extends TableName>(table: T, rows: readonly RowOf<
  * Meant for tests and small paths: it reads value by value.
  */
 export function tableToRows<T extends TableName>(table: T, data: Table): RowOf<T>[] {
+  const read = rowReader(table, data);
+  const rows: RowOf<T>[] = new Array(data.numRows);
+  for (let i = 0; i < data.numRows; i++) rows[i] = read(i);
+  return rows;
+}
+
+/** Reads row i of a canonical table as a plain object (for the few rows an answer shows). */
+export function rowReader<T extends TableName>(table: T, data: Table): (i: number) => RowOf<T> {
   const columns = TABLES[table].columns.map((column) => {
     const vector = data.getChild(column.name);
     if (!vector) throw new TypeError(`not a ${table} table: no column ${column.name}`);
     return { name: column.name, kind: column.kind, vector };
   });
-  const rows: RowOf<T>[] = new Array(data.numRows);
-  for (let i = 0; i < data.numRows; i++) {
+  return (i) => {
     const row: Record<string, unknown> = {};
     for (const { name, kind, vector } of columns) row[name] = cellValue(kind, vector, i);
-    rows[i] = row as unknown as RowOf<T>;
-  }
-  return rows;
+    return row as unknown as RowOf<T>;
+  };
 }
 
 function cellValue(kind: ColumnKind, vector: Vector, i: number): unknown {

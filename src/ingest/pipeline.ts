@@ -275,8 +275,9 @@ export class IngestPipeline {
         table = view.transactions = withPriorityFees(table);
         view.transactionColumns = chunkTransactions(table);
       }
+      // trades stay with the market (its trade log), transactions in the resident segments; the rest go to DuckDB-WASM
       if (name === 'trades') view.trades = table;
-      if (name === 'transactions') unit.transactions = view.resident = residentTransactions(table, view.transactionColumns);
+      else if (name === 'transactions') unit.transactions = view.resident = residentTransactions(table, view.transactionColumns);
       else unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;
       if (name === 'tokens') continue;

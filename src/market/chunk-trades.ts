@@ -28,6 +28,8 @@ export interface ChunkTrades {
   /** Quote per base, from the raw amounts. */
   readonly price: Float64Array;
   readonly isBuy: Uint8Array;
+  /** Row of the chunk's table at each position (pair after pair, each in order-key order). */
+  readonly rows: Uint32Array;
 }
 
 /** Exact powers of ten as floats (every one up to 1e22 is representable). */
@@ -40,6 +42,15 @@ const EXACT_INTEGER = 2n ** 53n;
  */
 export function volumeOf(raw: bigint, decimals: number): number {
   return raw <= EXACT_INTEGER && decimals < POW10.length ? Number(raw) / POW10[decimals]! : decimalAmount(raw, decimals);
+}
+
+const made = new WeakMap<Table, ChunkTrades>();
+
+/** `chunkTrades` of a chunk's table, made once for every engine that reads it. */
+export function chunkTradesOf(table: Table): ChunkTrades {
+  let trades = made.get(table);
+  if (!trades) made.set(table, (trades = chunkTrades(table)));
+  return trades;
 }
 
 /** Splits a chunk's trades table into per-pair ranges in order-key order. */
@@ -78,7 +89,8 @@ export function chunkTrades(table: Table): ChunkTrades {
     .sort((a, b) => compareText(pairNames[a]![0], pairNames[b]![0]) || compareText(pairNames[a]![1], pairNames[b]![1]))
     .forEach((id, r) => (rank[id] = r));
 
-  const order = Array.from({ length: n }, (_, i) => i);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) =>
     rank[pairOf[a]!]! - rank[pairOf[b]!]! ||
     (slots[a]! < slots[b]! ? -1 : slots[a]! > slots[b]! ? 1 : txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!));
@@ -91,6 +103,7 @@ export function chunkTrades(table: Table): ChunkTrades {
     quoteVolume: new Float64Array(n),
     price: new Float64Array(n),
     isBuy: new Uint8Array(n),
+    rows: order,
   };
   let from = 0;
   for (let k = 0; k < n; k++) {

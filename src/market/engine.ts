@@ -1,6 +1,6 @@
 /**
  * The market family: the state behind chain::market::block, ohlcv, volume, vwap and twap, and the
- * live answers of token, trades and ingestion (token-book.ts, recent-trades.ts, ingestion-log.ts).
+ * live answers of token, trades and ingestion (token-book.ts, trade-log.ts, ingestion-log.ts).
  *
  * At ingest (one chunk of whole blocks, in slot order) the market kernels summarise each (slot,
  * pair) once (block-stats.ts); USD prices are applied (usd-prices.ts); once the chunk is
@@ -36,11 +36,11 @@ import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '.
 import { blockTradesRecord } from './block-records.js';
 import { blockStats, type BlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
-import { chunkTrades } from './chunk-trades.js';
+import { chunkTradesOf } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
 import { MarketPair, type CandleRange, type MarketHorizon } from './market-pair.js';
 import { comparePairs, type OrderedList, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
-import { RecentTrades } from './recent-trades.js';
+import { TradeLog } from './trade-log.js';
 import { TokenBook } from './token-book.js';
 import type { TrailingPoint } from './trailing-point.js';
 import { twapRecord, volumeRecord, vwapRecord, type PointKey } from './trailing-records.js';
@@ -80,8 +80,8 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   #allBooks = false;
   /** Every known token (chain::market::token). */
   readonly tokens = new TokenBook();
-  /** The newest trades (chain::market::trades, live). */
-  readonly trades: RecentTrades;
+  /** Every trade, as columns (chain::market::trades, live and as of a time). */
+  readonly trades: TradeLog;
   /** The timings of the last 300 slots (chain::market::ingestion, live). */
   readonly ingestion: IngestionLog;
 
@@ -92,7 +92,7 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     private readonly demand: StreamDemand = NO_DEMAND,
   ) {
     this.#usd = new UsdPrices(() => settings.stablecoins);
-    this.trades = new RecentTrades(demand);
+    this.trades = new TradeLog(demand);
     this.ingestion = new IngestionLog(demand);
   }
 
@@ -103,7 +103,7 @@ export class MarketEngine implements ChunkObserver, PruneListener {
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     if (!chunk.trades || chunk.trades.numRows === 0) return NOTHING;
-    const stats = await blockStats(await this.kernels(), chunkTrades(chunk.trades), this.settings.outlierThreshold);
+    const stats = await blockStats(await this.kernels(), chunkTradesOf(chunk.trades), this.settings.outlierThreshold);
     const commitPrices = this.#usd.price(stats);
     return {
       records: [],
@@ -150,6 +150,7 @@ export class MarketEngine implements ChunkObserver, PruneListener {
       for (const pair of this.#pairs.values()) pair.keepAllBooks();
     }
     for (const pair of this.#pairs.values()) pair.prune(this.#horizon);
+    this.trades.pruned(cut);
   }
 
   /** Refuses a stream of a trailing window whose blocks retention has dropped (SubscriptionHub's admit). */

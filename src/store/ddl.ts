@@ -59,12 +59,15 @@ export function recordTableName(record: RecordSchema): string {
   return snakeCase(record.name);
 }
 
-/** The canonical tables DuckDB-WASM holds: all but the transactions, which stay resident in compact columns (transaction-segments.ts). */
-export type SqlCanonicalTable = Exclude<TableName, 'transactions'>;
+/**
+ * The canonical tables DuckDB-WASM holds: blocks and tokens. The transactions stay resident in
+ * compact columns (transaction-segments.ts), the trades with the market (market/trade-log.ts).
+ */
+export type SqlCanonicalTable = Exclude<TableName, 'transactions' | 'trades'>;
 
 /** Canonical tables in DuckDB-WASM: optional and nullable columns are nullable, the others NOT NULL. */
 export const CANONICAL_TABLES: Record<SqlCanonicalTable, SqlTable> = Object.fromEntries(
-  Object.values(TABLES).filter((t) => t.name !== 'transactions').map((t) => [
+  Object.values(TABLES).filter((t) => t.name !== 'transactions' && t.name !== 'trades').map((t) => [
     t.name,
     { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind], nullable: holdsNulls(c) })) },
   ]),
@@ -73,7 +76,7 @@ export const CANONICAL_TABLES: Record<SqlCanonicalTable, SqlTable> = Object.from
 /**
  * The records the store keeps, as rows written once (a block's fee statistics, a closed fee window,
  * a recommendation point once made, a slot's ingestion timings). Every other method answers from
- * memory (the market series, the live top list, the token book, the recent trades).
+ * memory (the market series and trade log, the live top list, the token book).
  */
 export const STORED_RECORDS: readonly RecordSchema[] = [BlockFees, WindowFees, Recommendation, Ingestion];
 

@@ -13,7 +13,7 @@
  * did not wait for (`behind`) that fails, or a failed open, fails the store: every later call
  * rejects with that error, so a reader never gets an answer that silently misses a unit.
  */
-import type { BlockRow, TokenRow, TradeRow } from '../schema/tables.js';
+import type { BlockRow, TokenRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
 import { conformIPC } from './ipc.js';
 import { SerialQueue } from './serial-queue.js';
@@ -52,16 +52,6 @@ export interface CommitResult {
   readonly rows: Readonly<Record<string, number>>;
 }
 
-/** Filters of `Store.trades`. */
-export interface TradesQuery {
-  readonly base?: string;
-  readonly quote?: string;
-  /** Only trades with timestamp < beforeNs (int64 ns): the as-of cut. */
-  readonly beforeNs?: bigint;
-  /** At most this many rows (a non-negative safe integer); all when omitted. */
-  readonly limit?: number;
-}
-
 /** Canonical tables written by upsert instead of append, with their keys. */
 const CANONICAL_KEYS: Partial<Record<SqlCanonicalTable, readonly string[]>> = { tokens: ['mint'] };
 
@@ -72,12 +62,6 @@ interface Write {
   readonly ipc: Uint8Array;
   readonly rows: number;
   readonly key?: readonly string[];
-}
-
-function limitClause(limit: number | undefined): string {
-  if (limit === undefined) return '';
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
-  return ` LIMIT ${limit}`;
 }
 
 function whereClause(conditions: readonly string[]): string {
@@ -171,8 +155,8 @@ export class Store {
   }
 
   /**
-   * Drops the transactions and trades of the blocks with timestamp < cutNs (the raw rows: nearly
-   * all of the store's memory), so a store pruned as it goes holds the retained span of them.
+   * Drops the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
+   * store's memory), so a store pruned as it goes holds the retained span of them.
    * Blocks, tokens and the method records (a row or a few per block) stay. A later cut only moves
    * forward.
    */
@@ -182,23 +166,15 @@ export class Store {
       this.#prunedBefore = cutNs;
       const [row] = await this.#connection.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
       if (row?.last != null) this.#transactions.pruneThrough(row.last as bigint);
-      await this.#connection.run(`DELETE FROM trades WHERE "timestamp" < ${sqlInteger(cutNs)}`);
     });
   }
 
-  /** Transactions and trades of blocks before this time have been pruned (undefined: none ever were). */
+  /**
+   * Transactions of blocks before this time have been pruned (undefined: none ever were); the
+   * market's history (its trades too) is pruned at the same cut (Retention).
+   */
   get prunedBefore(): bigint | undefined {
     return this.#prunedBefore;
-  }
-
-  /** Trades newest first (slot, tx_index, fill_index descending), with exact u64 amounts. */
-  async trades(query: TradesQuery = {}): Promise<TradeRow[]> {
-    const where: string[] = [];
-    if (query.base !== undefined) where.push(`base = ${sqlString(query.base)}`);
-    if (query.quote !== undefined) where.push(`quote = ${sqlString(query.quote)}`);
-    if (query.beforeNs !== undefined) where.push(`"timestamp" < ${sqlInteger(query.beforeNs)}`);
-    const sql = `SELECT * FROM trades${whereClause(where)} ORDER BY slot DESC, tx_index DESC, fill_index DESC${limitClause(query.limit)}`;
-    return (await this.rows(sql)) as unknown as TradeRow[];
   }
 
   /** Known tokens sorted by mint, or the one token with `mint`. */

@@ -49,9 +49,10 @@ describe('store DDL', () => {
     ]);
   });
 
-  it('creates the canonical tables but transactions (resident columns) with the columns, order, types and nullability of TABLES', () => {
+  it('creates the canonical tables but transactions and trades (resident columns) with the columns, order, types and nullability of TABLES', () => {
     expect(columnsOf('transactions')).toEqual([]);
-    for (const table of Object.values(TABLES).filter((t) => t.name !== 'transactions')) {
+    expect(columnsOf('trades')).toEqual([]);
+    for (const table of Object.values(TABLES).filter((t) => t.name !== 'transactions' && t.name !== 'trades')) {
       expect(columnsOf(table.name)).toEqual(table.columns.map((c) => [c.name, KIND_TYPE[c.kind], holdsNulls(c)]));
     }
   });

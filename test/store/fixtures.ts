@@ -67,12 +67,11 @@ export function generateBlock(slot: bigint, txs: number, fills = 1, pair: [strin
   return { blocks, transactions, trades };
 }
 
-/** The commit unit of a generated block: IPC for the DuckDB tables, a table for the resident transactions. */
+/** The commit unit of a generated block: IPC for the DuckDB tables, a table for the resident transactions (its trades stay with the market). */
 export function unitOf(block: GeneratedBlock): CommitUnit {
   return {
     blocks: canonicalIPC('blocks', block.blocks),
     transactions: residentTransactions(tableFromIPC(canonicalIPC('transactions', block.transactions))),
-    trades: canonicalIPC('trades', block.trades),
   };
 }
 

@@ -13,20 +13,29 @@ const rowCount = (r: ResidentTransactions) => r.columns.offsets.at(-1)!;
 /** The slot of every resident transaction, in order. */
 const rowSlots = (r: ResidentTransactions) => r.columns.slots.flatMap((slot, b) => Array<bigint>(r.columns.offsets[b + 1]! - r.columns.offsets[b]!).fill(slot));
 
-/** Rows of a slot in each table: blocks and trades from DuckDB-WASM, transactions from the resident columns. */
+/** Rows of a slot in each table: blocks from DuckDB-WASM, transactions from the resident columns. */
 const countsOf = async (store: Store, slot: bigint) => {
-  const [row] = await store.rows(
-    `SELECT (SELECT count(*) FROM blocks WHERE slot = ${sqlInteger(slot)}) AS blocks,` +
-      ` (SELECT count(*) FROM trades WHERE slot = ${sqlInteger(slot)}) AS trades`,
-  );
+  const [row] = await store.rows(`SELECT count(*) AS blocks FROM blocks WHERE slot = ${sqlInteger(slot)}`);
   const transactions = rowCount(await store.transactions(slot, slot));
-  return { blocks: Number(row!.blocks), transactions, trades: Number(row!.trades) };
+  return { blocks: Number(row!.blocks), transactions };
 };
-const NONE = { blocks: 0, transactions: 0, trades: 0 };
+const NONE = { blocks: 0, transactions: 0 };
 
-/** Per block: its transactions' count (block_cu_limit) and trades' count (block_height) as the generator wrote them. */
-const BLOCKS_SQL = 'SELECT slot, block_cu_limit AS txs, block_height AS fills, (SELECT count(*) FROM trades r WHERE r.slot = b.slot) AS trades FROM blocks b';
-const ORPHAN_TRADES_SQL = 'SELECT count(*) AS n FROM trades WHERE slot NOT IN (SELECT slot FROM blocks)';
+/** Per block: its transactions' count (block_cu_limit) as the generator wrote it. */
+const BLOCKS_SQL = 'SELECT slot, block_cu_limit AS txs FROM blocks';
+
+/**
+ * Block fee rows whose tx_count is -1: an integer column passes the Arrow checks (any integer
+ * type) but not DuckDB's UINTEGER range, so the write fails inside the commit's transaction,
+ * after the unit's blocks were inserted.
+ */
+const failingRecords = (slot: bigint) => [{
+  table: recordTableName(BlockFees),
+  ipc: tableToIPC(tableFromArrays({
+    id: new BigInt64Array([slot]), slot: new BigUint64Array([slot]), timestamp: new BigInt64Array([slotNs(slot)]),
+    tx_count: new BigInt64Array([-1n]),
+  }), 'stream'),
+}];
 
 describe('Store', () => {
   let store: Store;
@@ -39,57 +48,35 @@ describe('Store', () => {
 
   it('commits a unit to every table and reports the rows written', async () => {
     const result = await store.commit(unitOf(generateBlock(100n, 3, 2)));
-    expect(result.rows).toEqual({ blocks: 1, transactions: 3, trades: 6 });
-    expect(await countsOf(store, 100n)).toEqual({ blocks: 1, transactions: 3, trades: 6 });
-  });
-
-  it('keeps u64 amounts above 2^53 exact through commit and trades()', async () => {
-    const block = generateBlock(101n, 1, 1, [BONK, USDC]);
-    block.trades[0]!.base_amount = 2n ** 64n - 1n;
-    block.trades[0]!.quote_amount = 2n ** 53n + 1n;
-    await store.commit(unitOf(block));
-    const [trade] = await store.trades({ base: BONK, quote: USDC });
-    expect(trade).toEqual(block.trades[0]);
+    expect(result.rows).toEqual({ blocks: 1, transactions: 3 });
+    expect(await countsOf(store, 100n)).toEqual({ blocks: 1, transactions: 3 });
   });
 
   it('a unit whose IPC is malformed is rejected before anything is written', async () => {
     const unit = unitOf(generateBlock(102n, 2));
-    unit.trades = unit.trades!.subarray(0, unit.trades!.length - 30);
-    await expect(store.commit(unit)).rejects.toThrow(/trades: malformed Arrow IPC/);
+    unit.blocks = unit.blocks!.subarray(0, unit.blocks!.length - 30);
+    await expect(store.commit(unit)).rejects.toThrow(/blocks: malformed Arrow IPC/);
     expect(await countsOf(store, 102n)).toEqual(NONE);
   });
 
   it('a unit that fails inside the transaction leaves no row in any table', async () => {
-    // tx_index -1 passes the Arrow checks (any integer type) but not DuckDB's UINTEGER range:
-    // blocks are inserted first, then trades fail: everything is rolled back, the transactions never join.
-    const block = generateBlock(103n, 2);
-    const trades = tableFromIPC(canonicalIPC('trades', block.trades));
-    const bad = new Table({
-      ...Object.fromEntries(trades.schema.fields.map((f) => [f.name, trades.getChild(f.name)!])),
-      tx_index: makeVector(new BigInt64Array([0n, -1n])),
-    });
-    await expect(store.commit({ ...unitOf(block), trades: tableToIPC(bad, 'stream') })).rejects.toThrow(/tx_index|UINT32|out of range/i);
+    // blocks are inserted first, then the records fail: everything is rolled back, the transactions never join.
+    await expect(store.commit(unitOf(generateBlock(103n, 2)), failingRecords(103n))).rejects.toThrow(/tx_count|UINT32|out of range/i);
     expect(await countsOf(store, 103n)).toEqual(NONE);
     // The connection is usable afterwards (no transaction left open).
     await store.commit(unitOf(generateBlock(103n, 2)));
-    expect(await countsOf(store, 103n)).toEqual({ blocks: 1, transactions: 2, trades: 2 });
+    expect(await countsOf(store, 103n)).toEqual({ blocks: 1, transactions: 2 });
   });
 
   it('a write nobody waited for (behind) that fails fails the store: every later call says so', async () => {
     const other = openStore(openDuckDBNode()); // opens in its queue: calls made meanwhile wait for it
     try {
-      const block = generateBlock(7n, 2);
-      const trades = tableFromIPC(canonicalIPC('trades', block.trades));
-      const bad = new Table({
-        ...Object.fromEntries(trades.schema.fields.map((f) => [f.name, trades.getChild(f.name)!])),
-        tx_index: makeVector(new BigInt64Array([0n, -1n])),
-      });
       const good = other.commit(unitOf(generateBlock(6n, 1)), [], { behind: true });
-      const failed = other.commit({ ...unitOf(block), trades: tableToIPC(bad, 'stream') }, [], { behind: true });
+      const failed = other.commit(unitOf(generateBlock(7n, 2)), failingRecords(7n), { behind: true });
       const later = other.rows('SELECT count(*) AS n FROM blocks'); // queued after both writes
-      expect((await good).rows).toEqual({ blocks: 1, transactions: 1, trades: 1 });
-      await expect(failed).rejects.toThrow(/tx_index|UINT32|out of range/i);
-      await expect(later).rejects.toThrow(/the store failed and holds nothing from then on: .*tx_index/);
+      expect((await good).rows).toEqual({ blocks: 1, transactions: 1 });
+      await expect(failed).rejects.toThrow(/tx_count|UINT32|out of range/i);
+      await expect(later).rejects.toThrow(/the store failed and holds nothing from then on: .*(tx_count|UINT32|out of range)/i);
       await expect(other.settled()).rejects.toThrow(/the store failed/);
       await expect(other.commit(unitOf(generateBlock(8n, 1)))).rejects.toThrow(/the store failed/);
     } finally {
@@ -126,7 +113,7 @@ describe('Store', () => {
   });
 
   it('commits that hold empty tables write nothing and need no transaction', async () => {
-    const result = await store.commit({ trades: canonicalIPC('trades', []) });
+    const result = await store.commit({ blocks: canonicalIPC('blocks', []) });
     expect(result.rows).toEqual({});
   });
 
@@ -137,42 +124,33 @@ describe('Store', () => {
     let reads = 0;
     const reader = (async () => {
       while (!done) {
-        // DuckDB's blocks and trades, then the resident transactions, then the blocks again: units only
-        // add rows here, so a block seen first must be whole in the transactions read after it, and
-        // a slot among those transactions must have its block in the read after them
+        // DuckDB's blocks, then the resident transactions, then the blocks again: units only add
+        // rows here, so a block seen first must be whole in the transactions read after it, and a
+        // slot among those transactions must have its block in the read after them
         const blocks = await store.rows(BLOCKS_SQL);
-        const [orphans] = await store.rows(ORPHAN_TRADES_SQL);
         const transactions = await store.transactions(0n, 1n << 62n);
         const later = new Set((await store.rows('SELECT slot FROM blocks')).map((b) => b.slot as bigint));
         reads++;
         const txs = new Map<bigint, number>();
         for (const slot of rowSlots(transactions)) txs.set(slot, (txs.get(slot) ?? 0) + 1);
-        const partial = blocks.filter((b) => BigInt(txs.get(b.slot as bigint) ?? 0) !== b.txs || b.trades !== b.fills);
+        const partial = blocks.filter((b) => BigInt(txs.get(b.slot as bigint) ?? 0) !== b.txs);
         const orphanTxs = [...txs.keys()].filter((slot) => !later.has(slot));
-        if (partial.length || orphanTxs.length || orphans!.n !== 0n) violations.push({ partial, orphanTxs, orphans });
+        if (partial.length || orphanTxs.length) violations.push({ partial, orphanTxs });
       }
     })();
     const writer = (async () => {
       for (const slot of slots) {
         const unit = unitOf(generateBlock(slot, 2 + Number(slot % 7n), 1 + Number(slot % 3n)));
-        if (slot % 5n === 0n) {
-          // Every fifth unit fails after its blocks and transactions were inserted.
-          const trades = tableFromIPC(unit.trades!);
-          const bad = new Table({
-            ...Object.fromEntries(trades.schema.fields.map((f) => [f.name, trades.getChild(f.name)!])),
-            base_amount: makeVector(new BigInt64Array(trades.numRows).fill(-1n)),
-          });
-          await expect(store.commit({ ...unit, trades: tableToIPC(bad, 'stream') })).rejects.toThrow();
-        } else {
-          await store.commit(unit);
-        }
+        // every fifth unit fails after its blocks were inserted
+        if (slot % 5n === 0n) await expect(store.commit(unit, failingRecords(slot))).rejects.toThrow();
+        else await store.commit(unit);
       }
     })();
     await writer;
     done = true;
     await reader;
     expect(violations).toEqual([]);
-    expect(reads).toBeGreaterThan(slots.length / 8); // four reads an iteration, each queued behind at most one commit
+    expect(reads).toBeGreaterThan(slots.length / 8); // three reads an iteration, each queued behind at most one commit
     const [final] = await store.rows(`SELECT count(*) AS n FROM blocks WHERE slot >= 1000`);
     expect(final!.n).toBe(BigInt(slots.filter((s) => s % 5n !== 0n).length));
   });
@@ -180,7 +158,7 @@ describe('Store', () => {
   it('a query issued while a commit is running waits for the whole unit', async () => {
     const commit = store.commit(unitOf(generateBlock(2000n, 5, 2)));
     const counts = countsOf(store, 2000n); // issued before the commit finished
-    expect(await counts).toEqual({ blocks: 1, transactions: 5, trades: 10 });
+    expect(await counts).toEqual({ blocks: 1, transactions: 5 });
     await commit;
   });
 
@@ -205,39 +183,11 @@ describe('Store queries', () => {
   let store: Store;
   beforeAll(async () => {
     store = await openStore(await openDuckDBNode());
-    // Slots 10..12 trade SOL/USDC, slot 11 also BONK/SOL; inserted out of slot order.
+    // Slots 10..12, inserted out of slot order.
     for (const slot of [12n, 10n, 11n]) await store.commit(unitOf(generateBlock(slot, 3, 2)));
-    await store.commit({ trades: canonicalIPC('trades', generateBlock(11n, 2, 1, [BONK, SOL]).trades) });
   });
   afterAll(async () => {
     await store.close();
-  });
-
-  const keys = (rows: { slot: bigint; tx_index: number; fill_index: number }[]) =>
-    rows.map((r) => `${r.slot}/${r.tx_index}/${r.fill_index}`);
-
-  it('trades() is newest first: slot, tx_index, fill_index descending', async () => {
-    const rows = await store.trades({ base: SOL, quote: USDC });
-    expect(keys(rows)).toEqual([
-      '12/2/1', '12/2/0', '12/1/1', '12/1/0', '12/0/1', '12/0/0',
-      '11/2/1', '11/2/0', '11/1/1', '11/1/0', '11/0/1', '11/0/0',
-      '10/2/1', '10/2/0', '10/1/1', '10/1/0', '10/0/1', '10/0/0',
-    ]);
-    expect(typeof rows[0]!.base_amount).toBe('bigint');
-    expect(typeof rows[0]!.tx_index).toBe('number');
-  });
-
-  it('trades() filters by pair, limit and as-of time', async () => {
-    expect(keys(await store.trades({ base: SOL, quote: USDC, limit: 3 }))).toEqual(['12/2/1', '12/2/0', '12/1/1']);
-    expect(keys(await store.trades({ base: BONK, quote: SOL }))).toEqual(['11/1/0', '11/0/0']);
-    expect(keys(await store.trades({ quote: SOL }))).toEqual(['11/1/0', '11/0/0']);
-    expect(keys(await store.trades({ limit: 4 }))).toEqual(['12/2/1', '12/2/0', '12/1/1', '12/1/0']);
-    // beforeNs is exclusive: trades of slot 11 are at exactly slotNs(11n).
-    expect(keys(await store.trades({ base: SOL, beforeNs: slotNs(11n), limit: 2 }))).toEqual(['10/2/1', '10/2/0']);
-    expect(keys(await store.trades({ beforeNs: slotNs(11n) + 1n, limit: 1 }))).toEqual(['11/2/1']);
-    expect(await store.trades({ base: "x' OR '1'='1" })).toEqual([]);
-    expect(await store.trades({ limit: 0 })).toEqual([]);
-    await expect(store.trades({ limit: 1.5 })).rejects.toThrow(/limit/);
   });
 
   it('blocksInRange() is [from, to) by slot', async () => {
@@ -286,7 +236,7 @@ describe('Store queries', () => {
       return tableToIPC(new Table(columns as never), 'stream');
     };
     const first = await store.commit(unitOf(generateBlock(20n, 1)), [{ table, ipc: rowsFor([1n, 2n], 20n, [1.5, null]) }]);
-    expect(first.rows).toEqual({ blocks: 1, transactions: 1, trades: 1, block_fees: 2 });
+    expect(first.rows).toEqual({ blocks: 1, transactions: 1, block_fees: 2 });
     await store.appendRecords([{ table, ipc: rowsFor([3n], 21n, [3.5]) }]);
     expect(await store.rows(`SELECT id, slot, std_dev FROM ${table} ORDER BY id`)).toEqual([
       { id: 1n, slot: 20n, std_dev: 1.5 },
@@ -301,30 +251,30 @@ describe('Store queries', () => {
   it('rejects calls after close', async () => {
     const other = await openStore(await openDuckDBNode());
     await other.close();
-    await expect(other.trades()).rejects.toThrow(/closed/);
+    await expect(other.tokens()).rejects.toThrow(/closed/);
     await expect(other.close()).resolves.toBeUndefined();
   });
 });
 
 describe('Store.prune', () => {
-  it('deletes the transactions and trades of the blocks before the cut and keeps everything else', async () => {
+  it('drops the transactions of the blocks before the cut and keeps everything else', async () => {
     const store = await openStore(await openDuckDBNode());
     try {
       await store.commit({ tokens: canonicalIPC('tokens', [token(SOL, 'SOL', 9)]) });
       for (let slot = 1n; slot <= 10n; slot++) await store.commit(unitOf(generateBlock(slot, 3, 2)));
       expect(store.prunedBefore).toBeUndefined();
 
-      await store.prune(slotNs(6n) - 1n); // the transactions and trades of slots 1..5 go
+      await store.prune(slotNs(6n) - 1n); // the transactions of slots 1..5 go
       const counts = async () => {
         const transactions = await store.transactions(0n, 100n);
-        const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM trades) AS nr, (SELECT count(*) FROM tokens) AS tokens');
+        const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM tokens) AS tokens');
         return { t: transactions.columns.slots[0], nt: rowCount(transactions), ...row };
       };
-      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 30n, tokens: 1n });
+      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, tokens: 1n });
       expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
       await store.prune(slotNs(3n)); // a cut never moves back
       expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
-      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, nr: 30n, tokens: 1n });
+      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, tokens: 1n });
     } finally {
       await store.close();
     }

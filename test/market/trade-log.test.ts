@@ -1,0 +1,108 @@
+/**
+ * TradeLog (chain::market::trades from resident columns) against brute force over every trade:
+ * chunks of blocks whose trades come in any order within a block, filters by pair, base and quote,
+ * limits, as-of times (`before`), retention's cut and the store's floor (`from`); u64 amounts above
+ * 2^53 and the row fields come back exactly as they went in.
+ */
+import { describe, expect, it } from 'vitest';
+import { rowsToTable } from '../../src/ingest/arrow.js';
+import { randomPublicKey } from '../../src/generate/keys.js';
+import { Rng } from '../../src/generate/prng.js';
+import { TradeLog } from '../../src/market/trade-log.js';
+import type { TradeRow } from '../../src/schema/tables.js';
+import { mulberry32 } from '../helpers/prng.js';
+
+const rng = Rng.from(11, 'trade log');
+const MINTS = Array.from({ length: 6 }, () => randomPublicKey(rng));
+const SIGNER = randomPublicKey(rng);
+const timeOf = (slot: bigint) => slot * 400_000_000n;
+
+/** Blocks of random trades over the pairs of MINTS, each block's rows shuffled; a few pairs trade far more often. */
+function makeTrades(blocks: number, random: () => number): TradeRow[][] {
+  const out: TradeRow[][] = [];
+  for (let b = 0; b < blocks; b++) {
+    const slot = 1000n + BigInt(b) * 2n;
+    const trades: TradeRow[] = [];
+    const count = Math.floor(random() * 12);
+    const txs = [...Array(count).keys()].sort(() => random() - 0.5); // distinct tx_index, in no order
+    for (let k = 0; k < count; k++) {
+      const hot = random() < 0.7;
+      const i = hot ? 0 : 1 + Math.floor(random() * 5);
+      const j = hot ? 1 : (i + 1 + Math.floor(random() * 5)) % 6;
+      trades.push({
+        signature: `sig-${slot}-${k}`, signer: SIGNER, slot, tx_index: txs[k]!, fill_index: Math.floor(random() * 3),
+        timestamp: timeOf(slot), base: MINTS[i]!, quote: MINTS[j]!, base_amount: 2n ** 60n + BigInt(k), quote_amount: 7n,
+        base_decimals: 6, quote_decimals: 9, is_buy: random() < 0.5,
+      });
+    }
+    out.push(trades);
+  }
+  return out;
+}
+
+/** The answer order: slot, tx_index, fill_index descending. */
+const newestFirst = (a: TradeRow, b: TradeRow) =>
+  a.slot !== b.slot ? (a.slot > b.slot ? -1 : 1) : b.tx_index - a.tx_index || b.fill_index - a.fill_index;
+
+const FILTERS = [{}, { base: MINTS[0] }, { quote: MINTS[1] }, { base: MINTS[0], quote: MINTS[1] },
+  ...MINTS.slice(1).flatMap((m) => [{ base: m }, { quote: m }, { base: m, quote: MINTS[(MINTS.indexOf(m) + 1) % 6] }])];
+
+describe('TradeLog', () => {
+  it('answers the exact newest trades of every filter and limit, live and as of any time, in chunks of any size', () => {
+    const random = mulberry32(5);
+    const log = new TradeLog();
+    const all: TradeRow[] = [];
+    const blocks = makeTrades(500, random);
+    for (let start = 0, size = 1; start < blocks.length; start += size, size = 1 + Math.floor(random() * 20)) {
+      const chunk = blocks.slice(start, start + size).flat();
+      all.push(...chunk.map((t) => ({ ...t })));
+      if (chunk.length > 0) log.prepare({ blocks: [], trades: rowsToTable('trades', chunk) }).apply();
+      const sorted = [...all].sort(newestFirst);
+      const newestSlot = blocks[Math.min(start + size, blocks.length) - 1]!.length ? BigInt(1000 + 2 * (start + size - 1)) : 1000n;
+      const times = [undefined, timeOf(1000n), timeOf(1001n), timeOf(newestSlot), timeOf(1000n + BigInt(Math.floor(random() * 2 * (start + size))))];
+      for (const filter of FILTERS) {
+        for (const limit of [1, 37, 1000]) {
+          for (const before of times) {
+            const matching = sorted.filter((t) => (filter.base === undefined || t.base === filter.base) &&
+              (filter.quote === undefined || t.quote === filter.quote) && (before === undefined || t.timestamp < before));
+            const label = `${JSON.stringify(filter)} limit ${limit} before ${before} after ${all.length} trades`;
+            expect(log.newest(filter, limit, before), label).toEqual(matching.slice(0, limit));
+          }
+        }
+      }
+    }
+  });
+
+  it('keeps u64 amounts above 2^53 and every field exact', () => {
+    const log = new TradeLog();
+    const trade: TradeRow = {
+      signature: 'sig-big', signer: SIGNER, slot: 2n ** 63n + 5n, tx_index: 4_000_000_000, fill_index: 3, timestamp: 1_710_441_678_123_456_789n,
+      base: MINTS[2]!, quote: MINTS[3]!, base_amount: 2n ** 64n - 1n, quote_amount: 2n ** 53n + 1n, base_decimals: 255, quote_decimals: 0, is_buy: true,
+    };
+    log.prepare({ blocks: [], trades: rowsToTable('trades', [trade]) }).apply();
+    expect(log.newest({ base: MINTS[2], quote: MINTS[3] }, 10)).toEqual([trade]);
+    expect(log.newest({ base: MINTS[3] }, 10)).toEqual([]);
+  });
+
+  it('answers nothing before retention\'s cut or the store\'s floor, and drops the segments wholly before the cut', () => {
+    const random = mulberry32(8);
+    const log = new TradeLog();
+    const all = makeTrades(200, random);
+    for (let b = 0; b < all.length; b += 10) {
+      const chunk = all.slice(b, b + 10).flat();
+      if (chunk.length > 0) log.prepare({ blocks: [], trades: rowsToTable('trades', chunk) }).apply();
+    }
+    const sorted = all.flat().sort(newestFirst);
+    const cut = timeOf(1000n + 2n * 55n); // inside a chunk: its older rows are hidden, not dropped
+    const floor = timeOf(1000n + 2n * 77n);
+    log.pruned(cut);
+    for (const filter of FILTERS) {
+      expect(log.newest(filter, 1000)).toEqual(sorted.filter((t) => t.timestamp >= cut &&
+        (filter.base === undefined || t.base === filter.base) && (filter.quote === undefined || t.quote === filter.quote)));
+      expect(log.newest(filter, 1000, undefined, floor).every((t) => t.timestamp >= floor)).toBe(true);
+    }
+    expect(log.newest({}, 1000, cut)).toEqual([]); // as of the cut: nothing held
+    log.pruned(timeOf(10_000n));
+    expect(log.newest({}, 1000)).toEqual([]);
+  });
+});
