@@ -15,8 +15,11 @@ export function timeChart(container: HTMLElement): IChartApi {
   });
 }
 
-/** Whole UTC seconds of a wire timestamp (ISO-8601 with up to 9 fraction digits). */
-export const secondsOf = (iso: string): UTCTimestamp => (Date.parse(`${iso.slice(0, 19)}Z`) / 1000) as UTCTimestamp;
+/** Milliseconds since the epoch of a wire timestamp (ISO-8601 with up to 9 fraction digits; Date keeps 3). */
+export const msOf = (iso: string): number => Date.parse(`${iso.slice(0, 23)}Z`);
+
+/** Whole UTC seconds of a wire timestamp. */
+export const secondsOf = (iso: string): UTCTimestamp => Math.floor(msOf(iso) / 1000) as UTCTimestamp;
 
 /** A wire decimal as a chart value (charts draw floats; the tables show the exact text). */
 export const valueOf = (text: unknown): number | undefined => (text === null || text === undefined || text === '' ? undefined : Number(text));

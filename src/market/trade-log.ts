@@ -26,9 +26,8 @@ interface Segment {
   readonly pairs: ReadonlyMap<string, Uint32Array>;
   /** The pairs that traded. */
   readonly pairList: readonly { readonly base: string; readonly quote: string }[];
-  readonly slots: Uint32Array;
-  readonly txIndex: Uint32Array;
-  readonly fillIndex: Uint32Array;
+  /** Sign of row a's order key (slot, tx_index, fill_index) minus row b's. */
+  readonly compare: (a: number, b: number) => number;
   readonly times: BigInt64Array;
   readonly firstTime: bigint;
   readonly lastTime: bigint;
@@ -42,16 +41,16 @@ function segmentOf(table: Table): Segment {
   const txIndex = table.getChild('tx_index')!.toArray() as Uint32Array;
   const fillIndex = table.getChild('fill_index')!.toArray() as Uint32Array;
   const times = table.getChild('timestamp')!.toArray() as BigInt64Array;
-  const before = (a: number, b: number) => compareU64(slots, a, b) || txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!;
+  const compare = (a: number, b: number) => compareU64(slots, a, b) || txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!;
   const order = new Uint32Array(table.numRows);
   for (let i = 0; i < order.length; i++) order[i] = i;
   let sorted = true;
-  for (let i = 1; i < order.length && sorted; i++) sorted = before(i - 1, i) < 0;
-  if (!sorted) order.sort(before);
+  for (let i = 1; i < order.length && sorted; i++) sorted = compare(i - 1, i) < 0;
+  if (!sorted) order.sort(compare);
   const pairs = new Map(trades.pairs.map((p) => [pairKey(p.base, p.quote), trades.rows.subarray(p.from, p.to)]));
   // block times never go back (the pipeline's rule), so the first and last rows bound the segment
   return {
-    order, pairs, pairList: trades.pairs, slots, txIndex, fillIndex, times,
+    order, pairs, pairList: trades.pairs, compare, times,
     firstTime: times[order[0]!]!, lastTime: times[order[order.length - 1]!]!,
     row: rowReader('trades', table),
   };
@@ -83,14 +82,13 @@ export class TradeLog implements ChunkObserver {
       if (cut !== undefined && segment.lastTime < cut) break;
       const lists = keys === undefined ? [segment.order] : [...keys].map((k) => segment.pairs.get(k)).filter((l) => l !== undefined);
       const at = lists.map((l) => l.length - 1);
-      const { slots, txIndex, fillIndex, times } = segment;
-      const newer = (a: number, b: number) => compareU64(slots, a, b) || txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!;
+      const { compare, times } = segment;
       while (out.length < limit) {
         // the newest head among the lists (a handful: the pairs of one base or quote at most)
         let best = -1;
         for (let k = 0; k < lists.length; k++) {
           if (at[k]! < 0) continue;
-          if (best < 0 || newer(lists[k]![at[k]!]!, lists[best]![at[best]!]!) > 0) best = k;
+          if (best < 0 || compare(lists[k]![at[k]!]!, lists[best]![at[best]!]!) > 0) best = k;
         }
         if (best < 0) break;
         const i = lists[best]![at[best]!--]!;

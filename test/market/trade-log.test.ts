@@ -58,7 +58,7 @@ describe('TradeLog', () => {
       all.push(...chunk.map((t) => ({ ...t })));
       if (chunk.length > 0) log.prepare({ blocks: [], trades: rowsToTable('trades', chunk) }).apply();
       const sorted = [...all].sort(newestFirst);
-      const newestSlot = blocks[Math.min(start + size, blocks.length) - 1]!.length ? BigInt(1000 + 2 * (start + size - 1)) : 1000n;
+      const newestSlot = 1000n + 2n * BigInt(Math.min(start + size, blocks.length) - 1); // the chunk's last block
       const times = [undefined, timeOf(1000n), timeOf(1001n), timeOf(newestSlot), timeOf(1000n + BigInt(Math.floor(random() * 2 * (start + size))))];
       for (const filter of FILTERS) {
         for (const limit of [1, 37, 1000]) {

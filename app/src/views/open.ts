@@ -81,7 +81,8 @@ async function filesOf(entries: readonly FileSystemEntry[]): Promise<OpenFile[]>
   const walk = async (entry: FileSystemEntry): Promise<void> => {
     if (entry.isFile) {
       const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
-      out.push({ file, path: entry.fullPath.replace(/^\//, '').includes('/') ? entry.fullPath.replace(/^\//, '') : '' });
+      const path = entry.fullPath.replace(/^\//, ''); // a dropped folder's files are under its name
+      out.push({ file, path: path.includes('/') ? path : '' });
       return;
     }
     const reader = (entry as FileSystemDirectoryEntry).createReader();

@@ -3,13 +3,13 @@
  * then, no look-ahead; at the right end, live), and a replay player (play, pause, speed, stop)
  * replays the dump into a fresh engine while the views follow its streams.
  */
+import { msOf } from '../charts.js';
 import { h } from '../dom.js';
 import type { EngineLink } from '../engine-link.js';
 import type { LoadResult } from '../host-api.js';
 import type { Store } from '../state.js';
 
 const SPEEDS = [1, 10, 60, 600, Infinity] as const;
-const msOf = (iso: string) => Date.parse(`${iso.slice(0, 23)}Z`);
 
 export interface Timeline {
   /** Called by the app after a load or a replay changed the span of block times. */
