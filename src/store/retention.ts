@@ -7,8 +7,9 @@
  *
  * By default an engine keeps everything, so as-of queries reach the first block. With `retain: R`
  * the cut moves, as blocks arrive, to the newest block's time minus R (in steps of at most a minute
- * of chain time, so a delete runs once per step, not per block): the store deletes the transactions
- * and trades before it, and the listeners drop their own history (the market, market/engine.ts), so
+ * of chain time, so a prune runs once per step, not per block): the store drops the transactions
+ * before it, and the listeners drop their own history (the market's blocks, candles and trades,
+ * market/engine.ts), so
  * memory is bounded by R and the live windows, not by the data. An answer that would need pruned
  * history is refused (-32602, `prunedHistory`), never answered from part of it. A replay brings its
  * own retention for its duration; the shortest in force wins.
