@@ -3,7 +3,7 @@
  * over typed arrays, and conversions between Arrow Tables and plain-object rows.
  */
 import {
-  Bool, Field, Int64, makeData, RecordBatch, Schema, Struct, Table, Type, Uint32, Uint64, Uint8, Utf8,
+  Bool, Field, Int64, List, makeData, RecordBatch, Schema, Struct, Table, Type, Uint32, Uint64, Uint8, Utf8,
   type Data, type DataType, type Vector,
 } from 'apache-arrow';
 import {
@@ -30,6 +30,7 @@ export const NANOS_METADATA_KEY = 'chainlens.unit';
 /** The Arrow type that stores a column kind. `ns` is Int64 integer nanoseconds, not an Arrow Timestamp. */
 export function arrowType(kind: ColumnKind): DataType {
   switch (kind) {
+    case 'keys': return new List(new Field('item', new Utf8(), false));
     case 'u64': return new Uint64();
     case 'u32': return new Uint32();
     case 'u8': return new Uint8();
@@ -60,17 +61,17 @@ const MAX_I64 = (1n << 63n) - 1n;
 
 type Store = BigUint64Array | BigInt64Array | Uint32Array | Uint8Array;
 
-/** One column being built: values (0 in null slots) or strings, and a 0/1 validity byte per row. */
+/** One column being built: values (0 in null slots), strings or key lists, and a 0/1 validity byte per row. */
 interface ColumnBuffer {
   readonly kind: ColumnKind;
   readonly name: string;
   readonly nullable: boolean;
-  values: Store | string[];
+  values: Store | string[] | string[][];
   valid: Uint8Array | undefined;
   nulls: number;
 }
 
-function newStore(kind: ColumnKind, capacity: number): Store | string[] {
+function newStore(kind: ColumnKind, capacity: number): Store | string[] | string[][] {
   switch (kind) {
     case 'u64': return new BigUint64Array(capacity);
     case 'ns': return new BigInt64Array(capacity);
@@ -78,7 +79,8 @@ function newStore(kind: ColumnKind, capacity: number): Store | string[] {
     case 'u8':
     case 'bool': return new Uint8Array(capacity);
     case 'utf8':
-    case 'mint': return [];
+    case 'mint':
+    case 'keys': return [];
   }
 }
 
@@ -133,7 +135,7 @@ export class TableBuilder {
         continue;
       }
       if (column.valid) column.valid[row] = 1;
-      if (Array.isArray(column.values)) column.values.push(value as string);
+      if (Array.isArray(column.values)) (column.values as unknown[]).push(value);
       else if (column.kind === 'bool') column.values[row] = value ? 1 : 0;
       else (column.values as Uint32Array)[row] = value as number; // typed arrays take bigint or number per kind
     }
@@ -188,6 +190,7 @@ function checkStorable(column: ColumnBuffer, value: unknown): void {
     case 'u32': ok = Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 0xffff_ffff; break;
     case 'u8': ok = Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 0xff; break;
     case 'bool': ok = typeof value === 'boolean'; break;
+    case 'keys': ok = Array.isArray(value) && value.every((key) => typeof key === 'string'); break;
     default: ok = typeof value === 'string';
   }
   if (!ok) throw new RangeError(`${column.name}: ${describe(value)} is not a ${column.kind} value`);
@@ -200,8 +203,9 @@ function describe(value: unknown): string {
 function columnData(column: ColumnBuffer, type: DataType, length: number): Data {
   const nullCount = column.nulls;
   const nullBitmap = nullCount > 0 ? packBits(column.valid!, length) : undefined;
+  if (column.kind === 'keys') return keyListData(column.values as string[][], column.valid, type as List<Utf8>, length, nullCount, nullBitmap);
   if (Array.isArray(column.values)) {
-    const { valueOffsets, data } = encodeStrings(column.values, column.valid, length);
+    const { valueOffsets, data } = encodeStrings(column.values as string[], column.valid, length);
     return makeData({ type: type as Utf8, length, nullCount, nullBitmap, valueOffsets, data });
   }
   if (column.kind === 'bool') {
@@ -210,6 +214,22 @@ function columnData(column: ColumnBuffer, type: DataType, length: number): Data 
   // a short batch (the last of a file) gets its own small buffer rather than a view of a large one
   const values = length < column.values.length / 2 ? column.values.slice(0, length) : column.values.subarray(0, length);
   return makeData({ type: type as Uint64, length, nullCount, nullBitmap, data: values as BigUint64Array });
+}
+
+/** A List<Utf8> column of key lists (null slots are empty lists). */
+function keyListData(
+  lists: string[][], valid: Uint8Array | undefined, type: List<Utf8>, length: number, nullCount: number, nullBitmap: Uint8Array | undefined,
+): Data {
+  const valueOffsets = new Int32Array(length + 1);
+  const keys: string[] = [];
+  let next = 0;
+  for (let i = 0; i < length; i++) {
+    if (!valid || valid[i]) for (const key of lists[next++]!) keys.push(key);
+    valueOffsets[i + 1] = keys.length;
+  }
+  const strings = encodeStrings(keys, undefined, keys.length);
+  const child = makeData({ type: new Utf8(), length: keys.length, nullCount: 0, ...strings });
+  return makeData({ type, length, nullCount, nullBitmap, valueOffsets, child });
 }
 
 /** Packs one 0/1 byte per row into an Arrow (LSB-first) bitmap. */
@@ -304,6 +324,7 @@ function cellValue(kind: ColumnKind, vector: Vector, i: number): unknown {
   if (value === null || value === undefined) return null;
   if (kind === 'u64' || kind === 'ns') return typeof value === 'bigint' ? value : BigInt(value as number);
   if (kind === 'u32' || kind === 'u8') return Number(value);
+  if (kind === 'keys') return [...(value as Vector<Utf8>)];
   return value;
 }
 
@@ -346,6 +367,7 @@ function sameType(a: DataType, b: DataType): boolean {
     const [x, y] = [a as unknown as { bitWidth: number; isSigned: boolean }, b as unknown as { bitWidth: number; isSigned: boolean }];
     return x.bitWidth === y.bitWidth && x.isSigned === y.isSigned;
   }
+  if (a.typeId === Type.List) return sameType((a as List).valueType, (b as List).valueType);
   return true;
 }
 
@@ -355,6 +377,10 @@ function allNull(type: DataType, length: number): Data {
     return makeData({ type: type as Utf8, length, nullCount: length, nullBitmap, valueOffsets: new Int32Array(length + 1), data: new Uint8Array(0) });
   }
   if (type.typeId === Type.Bool) return makeData({ type: type as Bool, length, nullCount: length, nullBitmap, data: new Uint8Array(nullBitmap.length) });
+  if (type.typeId === Type.List) {
+    const child = allNull((type as List).valueType, 0);
+    return makeData({ type: type as List, length, nullCount: length, nullBitmap, valueOffsets: new Int32Array(length + 1), child });
+  }
   const ArrayType = (type as unknown as { ArrayType: new (n: number) => BigUint64Array }).ArrayType;
   return makeData({ type: type as Uint64, length, nullCount: length, nullBitmap, data: new ArrayType(length) });
 }

@@ -5,7 +5,7 @@
  */
 import type { Table } from 'apache-arrow';
 import { parseIsoTimestamp, parseUnixSeconds, NS_PER_SECOND } from '../schema/time.js';
-import { TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
+import { MAX_TRANSACTION_KEYS, TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
 import { TableBuilder } from './arrow.js';
 import { isPublicKey } from '../schema/base58.js';
 import { U64_MAX } from '../schema/amounts.js';
@@ -130,6 +130,23 @@ function mint(value: unknown): string | InvalidValue {
   return value;
 }
 
+/**
+ * A list of public keys: an array (or any iterable, such as an Arrow list value) of base58 keys, or
+ * a text of them joined by `;` (CSV; an empty text is an empty list).
+ */
+function keys(value: unknown): string[] | InvalidValue {
+  let list: unknown[];
+  if (typeof value === 'string') list = value === '' ? [] : value.split(';');
+  else if (typeof value === 'object' && value !== null && Symbol.iterator in value) list = Array.from(value as Iterable<unknown>);
+  else return new InvalidValue(`expected a list of base58 public keys, got ${preview(value)}`);
+  if (list.length > MAX_TRANSACTION_KEYS) return new InvalidValue(`${list.length} keys; a transaction loads at most ${MAX_TRANSACTION_KEYS}`);
+  for (let i = 0; i < list.length; i++) {
+    const key = mint(list[i]);
+    if (key instanceof InvalidValue) return new InvalidValue(`key ${i + 1}: ${key.message}`);
+  }
+  return list as string[];
+}
+
 function inInt64(ns: bigint, value: unknown): bigint | InvalidValue {
   return ns >= MIN_I64 && ns <= MAX_I64 ? ns : new InvalidValue(`timestamp out of range: ${preview(value)}`);
 }
@@ -185,12 +202,12 @@ function nanos(value: unknown): bigint | InvalidValue {
 
 /** The normaliser of each column kind: the canonical value, or an InvalidValue with the reason. */
 export const NORMALIZERS: Readonly<Record<ColumnKind, (value: unknown) => unknown>> = {
-  u64, u32, u8, ns: nanos, utf8, bool, mint,
+  u64, u32, u8, ns: nanos, utf8, bool, mint, keys,
 };
 
 /**
  * Normalises one non-null value to its kind: u64/ns as bigint, u32/u8 as number, bool as boolean,
- * utf8/mint as string; or an InvalidValue. null/undefined are handled by the caller (required or not).
+ * utf8/mint as string, keys as string[]; or an InvalidValue. null/undefined are handled by the caller (required or not).
  */
 export function normalizeValue(kind: ColumnKind, value: unknown): unknown {
   return NORMALIZERS[kind](value);

@@ -4,12 +4,16 @@
  * are derived from them.
  *
  * Column kinds: u64/u32/u8 unsigned integers (u64 kept exact as bigint), `ns` int64 nanoseconds since
- * the Unix epoch, utf8 strings, bool. `optional` columns may be absent from a file and hold nulls;
+ * the Unix epoch, utf8 strings, bool, `keys` a list of base58 public keys. `optional` columns may be
+ * absent from a file and hold nulls;
  * `nullable` columns must be present but a value may be null (unknown to the source).
  */
-export type ColumnKind = 'u64' | 'u32' | 'u8' | 'ns' | 'utf8' | 'bool' | 'mint';
+export type ColumnKind = 'u64' | 'u32' | 'u8' | 'ns' | 'utf8' | 'bool' | 'mint' | 'keys';
 
-/** One column of a canonical table. `mint` is a utf8 base58 public key, validated at ingest. */
+/**
+ * One column of a canonical table. `mint` is a utf8 base58 public key, validated at ingest; `keys` a
+ * list of them (at most MAX_TRANSACTION_KEYS).
+ */
 export interface Column {
   readonly name: string;
   readonly kind: ColumnKind;
@@ -47,6 +51,9 @@ export const TRANSACTIONS: TableSchema = {
     col('is_vote', 'bool'), col('failed', 'bool'), col('compute_unit_price', 'u64'), col('compute_unit_limit', 'u32'),
     // null where the source does not know it (getBlock from RPC nodes before v1.10)
     { name: 'compute_units_consumed', kind: 'u64', nullable: true }, col('priority_fee', 'u64', true),
+    // the accounts the transaction write-locks at run time, and the others it loads (docs/semantics.md,
+    // Local fee markets); null where the source does not give them
+    col('writable_accounts', 'keys', true), col('readonly_accounts', 'keys', true),
   ],
 };
 
@@ -72,6 +79,9 @@ export const TABLES: Record<TableName, TableSchema> = {
   tokens: TOKENS,
 };
 
+/** A transaction loads at most 256 accounts (instructions index them with a u8). */
+export const MAX_TRANSACTION_KEYS = 256;
+
 /** The JS value a column kind holds in a plain-object row (u64 and ns are bigint, exact). */
 export type ColumnValue<K extends ColumnKind> = K extends 'u64' | 'ns'
   ? bigint
@@ -79,7 +89,9 @@ export type ColumnValue<K extends ColumnKind> = K extends 'u64' | 'ns'
     ? number
     : K extends 'bool'
       ? boolean
-      : string;
+      : K extends 'keys'
+        ? string[]
+        : string;
 
 /** Plain-object rows of each canonical table. */
 export interface BlockRow {
@@ -103,6 +115,10 @@ export interface TransactionRow {
   /** null when the source does not know it. */
   compute_units_consumed: bigint | null;
   priority_fee?: bigint | null;
+  /** Accounts write-locked at run time (demoted programs and reserved keys are not); null when unknown. */
+  writable_accounts?: string[] | null;
+  /** The transaction's other accounts; null when unknown. */
+  readonly_accounts?: string[] | null;
 }
 export interface TradeRow {
   signature: string;

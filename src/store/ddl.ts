@@ -23,8 +23,8 @@ export interface SqlTable {
   readonly columns: readonly SqlColumn[];
 }
 
-/** DuckDB type of each canonical column kind. */
-export const KIND_SQL: Record<ColumnKind, SqlType> = {
+/** DuckDB type of each canonical column kind DuckDB holds (key lists are transactions', which stay resident). */
+export const KIND_SQL: Record<Exclude<ColumnKind, 'keys'>, SqlType> = {
   u64: 'UBIGINT',
   u32: 'UINTEGER',
   u8: 'UTINYINT',
@@ -69,7 +69,7 @@ export type SqlCanonicalTable = Exclude<TableName, 'transactions' | 'trades'>;
 export const CANONICAL_TABLES: Record<SqlCanonicalTable, SqlTable> = Object.fromEntries(
   Object.values(TABLES).filter((t) => t.name !== 'transactions' && t.name !== 'trades').map((t) => [
     t.name,
-    { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind], nullable: holdsNulls(c) })) },
+    { name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: KIND_SQL[c.kind as Exclude<ColumnKind, 'keys'>], nullable: holdsNulls(c) })) },
   ]),
 ) as unknown as Record<SqlCanonicalTable, SqlTable>;
 

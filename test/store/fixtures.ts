@@ -1,5 +1,5 @@
 /** Canonical rows as Arrow IPC (apache-arrow 21, built in the test) and small block generators. */
-import { Bool, Int64, Table, Uint32, Uint64, Uint8, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
+import { Bool, Field, Int64, List, Table, Uint32, Uint64, Uint8, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
 import { residentTransactions } from '../../src/store/transaction-segments.js';
 import type { CommitUnit } from '../../src/store/store.js';
 import {
@@ -18,6 +18,7 @@ const ARROW: Record<ColumnKind, () => DataType> = {
   utf8: () => new Utf8(),
   mint: () => new Utf8(),
   bool: () => new Bool(),
+  keys: () => new List(new Field('item', new Utf8(), false)),
 };
 
 /** Arrow IPC stream of plain rows of a canonical table, typed from `TABLES`. */

@@ -1,13 +1,13 @@
 /**
  * The column-wise check of an Arrow record batch that already has the canonical column types: the
  * vectorized path of ingest. Each column is checked as a whole (types, nulls where none may be,
- * public keys over the string bytes, the table's rules of validate.ts) and, when every value passes, the batch's
+ * public keys over the string bytes, key lists' keys likewise, the table's rules of validate.ts) and, when every value passes, the batch's
  * own column data become the canonical batch: nothing is read into JS values or copied.
  */
 import { Field, makeData, RecordBatch, Schema, Struct, type Data, type DataType } from 'apache-arrow';
 import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
 import { isPublicKeyUtf8 } from '../../schema/base58.js';
-import { holdsNulls, TABLES, type Column, type TableName } from '../../schema/tables.js';
+import { holdsNulls, MAX_TRANSACTION_KEYS, TABLES, type Column, type TableName } from '../../schema/tables.js';
 import { TABLE_RULES, type ColumnRule } from '../validate.js';
 
 /** Whether the input column has exactly the canonical type (an `ns` column: Int64 marked as nanoseconds). */
@@ -25,6 +25,20 @@ function allPublicKeys(data: Data): boolean {
     if (nullable && !data.getValid(i)) continue;
     if (!isPublicKeyUtf8(bytes, offsets[i]!, offsets[i + 1]!)) return false;
   }
+  return true;
+}
+
+/** Every list of a List<Utf8> column holds at most MAX_TRANSACTION_KEYS public keys, none null. */
+function allKeyLists(data: Data): boolean {
+  const offsets = data.valueOffsets as Int32Array;
+  const child = data.children[0]!;
+  const from = offsets[0]!;
+  const to = offsets[data.length]!;
+  for (let i = 0; i < data.length; i++) if (offsets[i + 1]! - offsets[i]! > MAX_TRANSACTION_KEYS) return false;
+  if (child.nullCount > 0) return false;
+  const keyOffsets = child.valueOffsets as Int32Array;
+  const bytes = child.values as Uint8Array;
+  for (let k = from; k < to; k++) if (!isPublicKeyUtf8(bytes, keyOffsets[k]!, keyOffsets[k + 1]!)) return false;
   return true;
 }
 
@@ -59,6 +73,7 @@ export function canonicalBatch(table: TableName, batch: RecordBatch): RecordBatc
     if (!canonicalType(column, batch.schema.fields[index]!)) return undefined;
     if (data.nullCount > 0 && !holdsNulls(column)) return undefined;
     if (column.kind === 'mint' && !allPublicKeys(data)) return undefined;
+    if (column.kind === 'keys' && !allKeyLists(data)) return undefined;
     if (TABLE_RULES[table]?.some((rule) => rule.column === column.name && !holdsRule(data, rule))) return undefined;
     children.push(data);
   }

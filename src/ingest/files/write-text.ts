@@ -32,6 +32,7 @@ const JSON_FORMATS: Record<ColumnKind, Format> = {
   bool: (value) => (value ? 'true' : 'false'),
   utf8: (value) => JSON.stringify(value),
   mint: (value) => `"${value as string}"`, // base58: nothing to escape
+  keys: (value) => `[${Array.from(value as Iterable<string>, (key) => `"${key}"`).join(',')}]`,
 };
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -45,6 +46,8 @@ const CSV_FORMATS: Record<ColumnKind, Format> = {
     return text === '' ? '""' : NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   },
   mint: (value) => value as string,
+  // `;`-joined; "" is the empty list (an empty unquoted field is null)
+  keys: (value) => Array.from(value as Iterable<string>).join(';') || '""',
 };
 
 const encoder = new TextEncoder();

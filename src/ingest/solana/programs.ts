@@ -20,6 +20,48 @@ export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 /** Tether's USDT on Solana. */
 export const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
 
+/** The upgradeable BPF loader: while a transaction loads it, the programs it invokes stay writable (upgrades). */
+export const UPGRADEABLE_LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
+
+/**
+ * Keys the runtime never write-locks, whatever the message asks: agave's reserved account keys
+ * (`ReservedAccountKeys::new_all_activated`, the set the RPC's jsonParsed also uses): the builtin
+ * programs, the precompiles and the sysvars.
+ */
+export const RESERVED_ACCOUNT_KEYS: ReadonlySet<string> = new Set([
+  '11111111111111111111111111111111', // System
+  'AddressLookupTab1e1111111111111111111111111',
+  'BPFLoader1111111111111111111111111111111111',
+  'BPFLoader2111111111111111111111111111111111',
+  UPGRADEABLE_LOADER,
+  COMPUTE_BUDGET_PROGRAM,
+  'Config1111111111111111111111111111111111111',
+  ED25519_PROGRAM,
+  'Feature111111111111111111111111111111111111',
+  'LoaderV411111111111111111111111111111111111',
+  'NativeLoader1111111111111111111111111111111',
+  SECP256K1_PROGRAM,
+  SECP256R1_PROGRAM,
+  'StakeConfig11111111111111111111111111111111',
+  'Stake11111111111111111111111111111111111111',
+  VOTE_PROGRAM,
+  'ZkE1Gama1Proof11111111111111111111111111111',
+  'ZkTokenProof1111111111111111111111111111111',
+  'SysvarC1ock11111111111111111111111111111111',
+  'SysvarEpochRewards1111111111111111111111111',
+  'SysvarEpochSchedu1e111111111111111111111111',
+  'SysvarFees111111111111111111111111111111111',
+  'Sysvar1nstructions1111111111111111111111111',
+  'SysvarLastRestartS1ot1111111111111111111111',
+  'SysvarRecentB1ockHashes11111111111111111111',
+  'SysvarRent111111111111111111111111111111111',
+  'SysvarRewards111111111111111111111111111111',
+  'SysvarS1otHashes111111111111111111111111111',
+  'SysvarS1otHistory11111111111111111111111111',
+  'SysvarStakeHistory1111111111111111111111111',
+  'Sysvar1111111111111111111111111111111111111', // the sysvar owner
+]);
+
 /**
  * Programs that get 3,000 CUs instead of 200,000 in the default limit (SIMD-0170), from agave's
  * `builtins-default-costs`: Vote, System, ComputeBudget, the BPF loaders (deprecated v1, v2,
@@ -34,7 +76,7 @@ export const SIMD0170_BUILTIN_PROGRAMS: ReadonlySet<string> = new Set([
   VOTE_PROGRAM,
   '11111111111111111111111111111111', // System
   COMPUTE_BUDGET_PROGRAM,
-  'BPFLoaderUpgradeab1e11111111111111111111111',
+  UPGRADEABLE_LOADER,
   'BPFLoader1111111111111111111111111111111111', // deprecated loader (v1)
   'BPFLoader2111111111111111111111111111111111',
   'LoaderV411111111111111111111111111111111111',

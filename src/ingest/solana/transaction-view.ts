@@ -1,13 +1,14 @@
 /**
  * One shape for a transaction whatever its RPC encoding (`json`, `jsonParsed`, `base64`, `base58`):
  * signatures, the full account list (static keys, then v0 loaded writable, then loaded read-only, as
- * balances are indexed) and the top-level instructions with their program id and raw data.
+ * balances are indexed) with the writability the message asks for, and the top-level instructions
+ * with their program id and raw data.
  */
 import { decodeBase58, encodeBase58 } from '../../schema/base58.js';
 import { decodeBase64 } from './base64.js';
 import { describe, FieldError, isObject } from './field-error.js';
 import { COMPUTE_BUDGET_PROGRAM, PRECOMPILE_PROGRAMS } from './programs.js';
-import { decodeWireTransaction, WireFormatError } from './wire-format.js';
+import { decodeWireTransaction, WireFormatError, type MessageHeader } from './wire-format.js';
 
 const RAW_DATA_PROGRAMS: ReadonlySet<string> = new Set([COMPUTE_BUDGET_PROGRAM, ...PRECOMPILE_PROGRAMS]);
 
@@ -21,6 +22,11 @@ export interface TxInstruction {
 export interface TransactionView {
   readonly signatures: readonly string[];
   readonly accountKeys: readonly string[];
+  /**
+   * Per account key, whether the message asks for it writable (the header's counts, v0 loaded
+   * writable addresses, jsonParsed's flag); the runtime may still demote it (write-locks.ts).
+   */
+  readonly writable: readonly boolean[];
   readonly instructions: readonly TxInstruction[];
 }
 
@@ -100,12 +106,13 @@ function viewBinary(raw: unknown[], loaded: unknown, field: string, keys: KeyEnc
     throw error;
   }
   const accountKeys = wire.staticAccountKeys.map((k) => keys.encode(k));
-  if (wire.version === 0) accountKeys.push(...loadedAddresses(loaded, wire.addressTableLookups.length > 0, field));
+  const writable = headerWritable(wire.header, accountKeys.length);
+  if (wire.version === 0) appendLoaded(accountKeys, writable, loadedAddresses(loaded, wire.addressTableLookups.length > 0, field));
   const instructions = wire.instructions.map((ix, i) => ({
     programId: programKey(accountKeys, ix.programIdIndex, `${field}.message.instructions[${i}].programIdIndex`),
     data: ix.data,
   }));
-  return { view: { signatures: wire.signatures.map((s) => encodeBase58(s)), accountKeys, instructions }, encoding };
+  return { view: { signatures: wire.signatures.map((s) => encodeBase58(s)), accountKeys, writable, instructions }, encoding };
 }
 
 function viewJson(raw: Record<string, unknown>, loaded: unknown, field: string): ViewedTransaction {
@@ -125,15 +132,18 @@ function viewJson(raw: Record<string, unknown>, loaded: unknown, field: string):
     if (typeof key !== 'string') throw new FieldError(`${field}.message.accountKeys[${i}]`, `expected a base58 key, got ${describe(k)}`);
     return key;
   });
+  const writable = parsed
+    ? rawKeys.map((k) => (k as Record<string, unknown>).writable === true)
+    : headerWritable(jsonHeader(message.header, `${field}.message.header`), accountKeys.length);
   const lookups = message.addressTableLookups;
-  if (!parsed && Array.isArray(lookups)) accountKeys.push(...loadedAddresses(loaded, lookups.length > 0, field));
+  if (!parsed && Array.isArray(lookups)) appendLoaded(accountKeys, writable, loadedAddresses(loaded, lookups.length > 0, field));
 
   const rawInstructions = message.instructions;
   if (!Array.isArray(rawInstructions)) {
     throw new FieldError(`${field}.message.instructions`, `expected an array, got ${describe(rawInstructions)}`);
   }
   const instructions = rawInstructions.map((ix, i) => jsonInstruction(ix, accountKeys, `${field}.message.instructions[${i}]`));
-  return { view: { signatures, accountKeys, instructions }, encoding: parsed ? 'jsonParsed' : 'json' };
+  return { view: { signatures, accountKeys, writable, instructions }, encoding: parsed ? 'jsonParsed' : 'json' };
 }
 
 function jsonInstruction(ix: unknown, accountKeys: string[], field: string): TxInstruction {
@@ -155,21 +165,59 @@ function programKey(accountKeys: readonly string[], index: unknown, field: strin
   return accountKeys[index];
 }
 
+/**
+ * Static keys the header asks writable: the signers but the last `numReadonlySignedAccounts`, and
+ * the other keys but the last `numReadonlyUnsignedAccounts`.
+ */
+function headerWritable(header: MessageHeader, keys: number): boolean[] {
+  const signers = header.numRequiredSignatures;
+  return Array.from({ length: keys }, (_, i) => i < signers
+    ? i < signers - header.numReadonlySignedAccounts
+    : i < keys - header.numReadonlyUnsignedAccounts);
+}
+
+/** A `json` message's header. */
+function jsonHeader(header: unknown, field: string): MessageHeader {
+  if (!isObject(header)) throw new FieldError(field, `expected the message header object, got ${describe(header)}`);
+  const count = (name: keyof MessageHeader) => {
+    const value = header[name];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 255) {
+      throw new FieldError(`${field}.${name}`, `expected an integer 0-255, got ${describe(value)}`);
+    }
+    return value;
+  };
+  return {
+    numRequiredSignatures: count('numRequiredSignatures'),
+    numReadonlySignedAccounts: count('numReadonlySignedAccounts'),
+    numReadonlyUnsignedAccounts: count('numReadonlyUnsignedAccounts'),
+  };
+}
+
 /** v0: the full account list continues with the lookup-table addresses, writable first, as meta reports them. */
-function loadedAddresses(loaded: unknown, required: boolean, field: string): string[] {
+function appendLoaded(accountKeys: string[], writable: boolean[], loaded: LoadedAddresses): void {
+  for (const key of loaded.writable) accountKeys.push(key), writable.push(true);
+  for (const key of loaded.readonly) accountKeys.push(key), writable.push(false);
+}
+
+interface LoadedAddresses {
+  readonly writable: readonly string[];
+  readonly readonly: readonly string[];
+}
+
+/** `meta.loadedAddresses` of a v0 transaction (none for a legacy one). */
+function loadedAddresses(loaded: unknown, required: boolean, field: string): LoadedAddresses {
   const metaField = field.replace(/\.transaction$/, '.meta.loadedAddresses');
   if (loaded === undefined || loaded === null) {
     if (required) throw new FieldError(metaField, 'a v0 transaction with address table lookups needs meta.loadedAddresses');
-    return [];
+    return { writable: [], readonly: [] };
   }
   if (!isObject(loaded)) throw new FieldError(metaField, `expected {writable, readonly}, got ${describe(loaded)}`);
-  const out: string[] = [];
-  for (const part of ['writable', 'readonly'] as const) {
-    const list = loaded[part] ?? [];
+  const part = (name: 'writable' | 'readonly') => {
+    const list = loaded[name] ?? [];
     if (!Array.isArray(list) || !list.every((k) => typeof k === 'string')) {
-      throw new FieldError(`${metaField}.${part}`, `expected an array of base58 keys, got ${describe(list)}`);
+      throw new FieldError(`${metaField}.${name}`, `expected an array of base58 keys, got ${describe(list)}`);
     }
-    out.push(...(list as string[]));
-  }
-  return out;
+    return list as string[];
+  };
+  return { writable: part('writable'), readonly: part('readonly') };
 }

@@ -9,6 +9,7 @@ import { COMPUTE_BUDGET_PROGRAM } from './programs.js';
 import { deriveTrade } from './trades.js';
 import { KeyEncoder, viewTransaction, type TransactionEncoding } from './transaction-view.js';
 import { isVoteTransaction } from './votes.js';
+import { writeLocks } from './write-locks.js';
 
 /** Where the entry sits: its block's slot and time (ns) and its 0-based position in the block. */
 export interface EntryPlace {
@@ -56,6 +57,7 @@ export function decodeEntry(
 
   const budget = decodeComputeBudget(view.instructions, defaultLimitRuleAt(place.slot, settings));
   const program = view.instructions.find((ix) => ix.programId !== COMPUTE_BUDGET_PROGRAM)?.programId ?? COMPUTE_BUDGET_PROGRAM;
+  const locks = writeLocks(view);
   const transaction: TransactionRow = {
     slot: place.slot,
     index: place.index,
@@ -68,6 +70,8 @@ export function decodeEntry(
     compute_unit_limit: budget.computeUnitLimit,
     compute_units_consumed: meta.computeUnitsConsumed,
     priority_fee: priorityFeeOf(budget.computeUnitPrice, budget.computeUnitLimit),
+    writable_accounts: locks.writable,
+    readonly_accounts: locks.readonly,
   };
   const trade = transaction.is_vote
     ? null

@@ -33,7 +33,9 @@ export function values(seed: number) {
   const ns = (): bigint => 1_704_067_200_000_000_000n + BigInt(int(2 ** 30)) * 1_000_000_000n + BigInt(int(1e9));
   const text = (): string => pick(['plain', 'with, comma', 'with "quotes"', 'two\nlines', 'crlf\r\nline', '', ' padded ', 'ünïcødé 🚀', 'tab\there']);
   const maybe = <T>(make: () => T): T | null => (random() < 0.25 ? null : make());
-  return { random, int, key, keys, pick, u64, ns, text, maybe };
+  // empty, one, a few, and the most a transaction can load
+  const keyList = (): string[] => Array.from({ length: pick([0, 1, 3, 7, 256]) }, () => pick(keys));
+  return { random, int, key, keys, pick, u64, ns, text, maybe, keyList };
 }
 
 /** `count` seeded rows of `table`, every optional column present (null or a value). */
@@ -54,7 +56,7 @@ export function makeRows<T extends TableName>(table: T, count: number, seed = 1)
           slot, index: v.int(2 ** 32), signature: v.key() + v.key(), signer: v.key(), program: v.pick(v.keys),
           is_vote: v.random() < 0.3, failed: v.random() < 0.1, compute_unit_price: v.u64(),
           compute_unit_limit: v.pick([0, 200_000, 1_400_000, 2 ** 32 - 1]), compute_units_consumed: v.u64(),
-          priority_fee: v.maybe(v.u64),
+          priority_fee: v.maybe(v.u64), writable_accounts: v.maybe(v.keyList), readonly_accounts: v.maybe(v.keyList),
         });
         break;
       case 'trades':

@@ -98,7 +98,7 @@ describe('fees', () => {
   });
 
   it('precompile instructions add their first data byte to the charged signatures', () => {
-    const view = { signatures: ['a', 'b'], accountKeys: [], instructions: [call(ED25519_PROGRAM, 2, 0), call(ED25519_PROGRAM), call(DEX, 9)] };
+    const view = { signatures: ['a', 'b'], accountKeys: [], writable: [], instructions: [call(ED25519_PROGRAM, 2, 0), call(ED25519_PROGRAM), call(DEX, 9)] };
     expect(precompileSignatureCount(view)).toBe(2);
     expect(baseFee(view)).toBe(20_000n);
   });
@@ -107,10 +107,10 @@ describe('fees', () => {
 describe('isVoteTransaction', () => {
   const vote = call(VOTE_PROGRAM, 1);
   it('is fewer than 3 signatures and one Vote instruction', () => {
-    expect(isVoteTransaction({ signatures: ['a'], accountKeys: [], instructions: [vote] })).toBe(true);
-    expect(isVoteTransaction({ signatures: ['a', 'b'], accountKeys: [], instructions: [vote] })).toBe(true);
-    expect(isVoteTransaction({ signatures: ['a', 'b', 'c'], accountKeys: [], instructions: [vote] })).toBe(false);
-    expect(isVoteTransaction({ signatures: ['a'], accountKeys: [], instructions: [setPrice(1n), vote] })).toBe(false);
-    expect(isVoteTransaction({ signatures: ['a'], accountKeys: [], instructions: [call(DEX)] })).toBe(false);
+    expect(isVoteTransaction({ signatures: ['a'], accountKeys: [], writable: [], instructions: [vote] })).toBe(true);
+    expect(isVoteTransaction({ signatures: ['a', 'b'], accountKeys: [], writable: [], instructions: [vote] })).toBe(true);
+    expect(isVoteTransaction({ signatures: ['a', 'b', 'c'], accountKeys: [], writable: [], instructions: [vote] })).toBe(false);
+    expect(isVoteTransaction({ signatures: ['a'], accountKeys: [], writable: [], instructions: [setPrice(1n), vote] })).toBe(false);
+    expect(isVoteTransaction({ signatures: ['a'], accountKeys: [], writable: [], instructions: [call(DEX)] })).toBe(false);
   });
 });

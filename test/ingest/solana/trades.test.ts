@@ -160,7 +160,7 @@ function sheet(
   const balance = (t: (typeof tokens)[number], amount: bigint): TokenBalance => ({
     accountIndex: t.index, mint: t.mint, owner: t.owner ?? SIGNER, amount, decimals: t.decimals ?? 6,
   });
-  const view: TransactionView = { signatures: ['sig'], accountKeys: keys, instructions: [] };
+  const view: TransactionView = { signatures: ['sig'], accountKeys: keys, writable: keys.map(() => true), instructions: [] };
   const meta: TransactionMeta = {
     failed: false,
     fee: 5000n,
