@@ -10,6 +10,7 @@ const MODULES = [
   { name: 'kernels', entry: 'assembly/index.ts' },
   { name: 'market', entry: 'assembly/market/index.ts' },
   { name: 'fees', entry: 'assembly/fees/index.ts' },
+  { name: 'accounts', entry: 'assembly/accounts/index.ts' },
 ];
 
 const root = new URL('../', import.meta.url);

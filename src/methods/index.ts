@@ -10,16 +10,22 @@ import vwap from './market/vwap.js';
 import type { MethodDefinition } from './method.js';
 import priorityFeeBlock from './priorityfee/block.js';
 import fee from './priorityfee/fee.js';
+import estimate from './priorityfee/estimate.js';
+import recent from './priorityfee/recent.js';
 import recommendation from './priorityfee/recommendation.js';
 import topTxs from './priorityfee/top-txs.js';
 
-/** All twelve methods, in the seed's order of section 4, each with its literal type (the public method map derives from it). */
+/**
+ * Every method, each with its literal type (the public method map derives from it): the seed's
+ * twelve in the order of its section 4, then chainlens' own (local fee markets).
+ */
 export const METHOD_DEFINITIONS = [
   token, priorityFeeBlock, fee, recommendation, topTxs,
   marketBlock, ohlcv, volume, vwap, twap, trades, ingestion,
+  estimate, recent,
 ] as const;
 
-/** All twelve methods, in the seed's order of section 4. */
+/** Every method: the seed's twelve, then chainlens' own. */
 export const METHODS: readonly MethodDefinition[] = METHOD_DEFINITIONS as unknown as readonly MethodDefinition[];
 
 /** Methods by name. */

@@ -2,7 +2,7 @@
  * The method map as types, derived from the method table (methods/index.ts) and the record schemas:
  * the names a call accepts, each method's params and the records it answers, as they are on the wire.
  */
-import type { LimitSpec, MintSpec, ParamSpec, TimeSpec, WindowSpec } from '../rpc/params.js';
+import type { FlagSpec, IntegerSpec, KeysSpec, LimitSpec, MintSpec, ParamSpec, TextSpec, TimeSpec, WindowSpec } from '../rpc/params.js';
 import type { WireRecord } from '../schema/encode.js';
 import type { WireOf } from '../schema/records.js';
 import type { PushHandler, StreamSubscription } from '../transport/client.js';
@@ -18,13 +18,17 @@ type DefinitionOf<M extends MethodName> = Extract<Definition, { name: M }>;
 /** The value a caller passes for one parameter spec. */
 type ParamValue<S extends ParamSpec> = S extends WindowSpec<infer W>
   ? W
-  : S extends LimitSpec
+  : S extends LimitSpec | IntegerSpec
     ? number
-    : S extends MintSpec
+    : S extends MintSpec | TextSpec
       ? string
       : S extends TimeSpec
         ? number | string
-        : never;
+        : S extends FlagSpec
+          ? boolean
+          : S extends KeysSpec
+            ? string[]
+            : never;
 
 /** A window without a default is the only required parameter. */
 type RequiredKeys<P> = { [K in keyof P]: P[K] extends WindowSpec<string, undefined> ? K : never }[keyof P];
@@ -37,7 +41,8 @@ type ParamsFrom<P extends Readonly<Record<string, ParamSpec>>> = Flatten<
 
 /**
  * The params method `M` accepts: windows as their literal union, mints as base58 strings, `limit` a
- * number, times (`at`, `from`, `to`) Unix seconds or ISO-8601; all optional but a window without a default.
+ * number, times (`at`, `from`, `to`) Unix seconds or ISO-8601, account lists as base58 strings; all
+ * optional but a window without a default.
  */
 export type ParamsOf<M extends MethodName> = M extends MethodName ? ParamsFrom<DefinitionOf<M>['params']> : never;
 

@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { BlockFeesEngine } from './block-fees.js';
 import { FeeWindowsEngine } from './fee-windows.js';
+import { LocalFeeMarkets } from './local-fees.js';
 import { RecommendationsEngine, type BetweenCommits } from './recommendations.js';
 import { TopTransactionsTracker } from './top-tracker.js';
 
@@ -15,6 +16,8 @@ export class PriorityFeeEngine {
   readonly recommendations: RecommendationsEngine;
   /** The live top list of chain::priorityfee::top_txs (always on: queries and streams). */
   readonly topTransactions: TopTransactionsTracker;
+  /** chain::priorityfee::estimate and ::recent: computed when asked, from the store's resident transactions. */
+  readonly localFees: LocalFeeMarkets;
 
   /**
    * `kernels` gives the kernel worker (started on first use by the engine), `store` the engine's
@@ -32,10 +35,11 @@ export class PriorityFeeEngine {
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand);
     this.recommendations = new RecommendationsEngine(settings, store, betweenCommits, demand);
     this.topTransactions = new TopTransactionsTracker(demand);
+    this.localFees = new LocalFeeMarkets(store, () => settings.minSamples, demand);
   }
 
   /** The pipeline observers of this family. */
   get observers(): ChunkObserver[] {
-    return [this.blockFees, this.feeWindows, this.recommendations, this.topTransactions];
+    return [this.blockFees, this.feeWindows, this.recommendations, this.topTransactions, this.localFees];
   }
 }

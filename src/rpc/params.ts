@@ -18,9 +18,17 @@ export interface WindowSpec<W extends string = string, D extends W | undefined =
 }
 /** A limit parameter. */
 export interface LimitSpec { kind: 'limit'; min: number; max: number; default: number; doc: string }
+/** An integer parameter other than the limit. */
+export interface IntegerSpec { kind: 'integer'; min: number; max: number; default: number; doc: string }
+/** A boolean parameter. */
+export interface FlagSpec { kind: 'flag'; default: boolean; doc: string }
+/** A list of distinct public keys, `min` to `max` of them. */
+export interface KeysSpec { kind: 'keys'; min: number; max: number; doc: string }
+/** A text parameter (decoded by the method). */
+export interface TextSpec { kind: 'text'; doc: string }
 
 /** One parameter of a method. */
-export type ParamSpec = MintSpec | TimeSpec | WindowSpec | LimitSpec;
+export type ParamSpec = MintSpec | TimeSpec | WindowSpec | LimitSpec | IntegerSpec | FlagSpec | KeysSpec | TextSpec;
 
 /** Validated parameters, as method handlers receive them. Times are nanoseconds. */
 export interface Params {
@@ -36,6 +44,11 @@ export interface Params {
   to?: bigint;
   /** As-of time: answer as the engine would have right after the newest block with timestamp < at. */
   at?: bigint;
+  /** Local fee markets: the accounts, or a serialized transaction whose write-locked accounts are used. */
+  accounts?: string[];
+  transaction?: string;
+  lookback_slots?: number;
+  include_vote?: boolean;
 }
 
 /** A mint filter (base58 32-byte public key). */
@@ -64,6 +77,22 @@ export const limit = (min: number, max: number, defaultValue: number): LimitSpec
   default: defaultValue,
   doc: `integer ${min}-${max}, default ${defaultValue}`,
 });
+
+/** An integer in [min, max] with a default. */
+export const integer = (min: number, max: number, defaultValue: number, doc: string): IntegerSpec => ({
+  kind: 'integer', min, max, default: defaultValue, doc: `${doc}: integer ${min}-${max}, default ${defaultValue}`,
+});
+
+/** true or false, with a default. */
+export const flag = (defaultValue: boolean, doc: string): FlagSpec => ({ kind: 'flag', default: defaultValue, doc: `${doc}: boolean, default ${defaultValue}` });
+
+/** A list of `min` to `max` distinct base58 public keys. */
+export const keys = (min: number, max: number, doc: string): KeysSpec => ({
+  kind: 'keys', min, max, doc: `${doc}: ${min}-${max} distinct base58 public keys`,
+});
+
+/** A text. */
+export const text = (doc: string): TextSpec => ({ kind: 'text', doc });
 
 /** The as-of parameter every method accepts (backtesting extension, DESIGN.md 5). */
 export const AT_PARAM: TimeSpec = time('as-of time: answer as of just after the newest block before it');
@@ -101,6 +130,39 @@ export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: 
         out.windowNs = windowNanos(chosen);
         break;
       }
+      case 'integer': {
+        const n = value === undefined ? spec.default : value;
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < spec.min || n > spec.max) {
+          throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${echo(n)}`, { min: spec.min, max: spec.max });
+        }
+        fields[name] = n;
+        break;
+      }
+      case 'flag': {
+        const b = value === undefined ? spec.default : value;
+        if (typeof b !== 'boolean') throw invalidParam(name, `must be true or false, got ${echo(b)}`);
+        fields[name] = b;
+        break;
+      }
+      case 'keys': {
+        if (value === undefined) break;
+        if (!Array.isArray(value) || value.length < spec.min || value.length > spec.max) {
+          throw invalidParam(name, `must be an array of ${spec.min} to ${spec.max} base58 public keys, got ${echo(value)}`, { min: spec.min, max: spec.max });
+        }
+        const seen = new Set<string>();
+        for (const [i, key] of value.entries()) {
+          if (!isPublicKey(key)) throw invalidParam(`${name}[${i}]`, `must be a base58 public key (32 bytes), got ${echo(key)}`);
+          if (seen.has(key)) throw invalidParam(`${name}[${i}]`, `repeats ${key}`);
+          seen.add(key);
+        }
+        fields[name] = value;
+        break;
+      }
+      case 'text':
+        if (value === undefined) break;
+        if (typeof value !== 'string') throw invalidParam(name, `must be a string, got ${echo(value)}`);
+        fields[name] = value;
+        break;
       case 'mint':
         if (value === undefined) break;
         if (!isPublicKey(value)) throw invalidParam(name, `must be a base58 public key (32 bytes), got ${echo(value)}`);

@@ -5,8 +5,8 @@
  */
 export {
   Token, BlockFees, WindowFees, Recommendation, TopTransaction, BlockTrades,
-  Candle, Volume, Vwap, Twap, Trade, Ingestion,
-  RECORDS, STAT_SUFFIXES, POSITION_AT_FEE, TIERS,
+  Candle, Volume, Vwap, Twap, Trade, Ingestion, PriorityFeeEstimate, PrioritizationFee,
+  RECORDS, EXTENSION_RECORDS, STAT_SUFFIXES, POSITION_AT_FEE, TIERS,
   type Field, type RecordSchema, type StatSuffix, type WireOf,
 } from './records.js';
 export { WIRE_DOCS, type WireType, type WireValueOf } from './wire.js';

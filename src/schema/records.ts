@@ -1,5 +1,5 @@
 /**
- * Every record of the seed (sections 2.1 to 2.12), defined once as an ordered field list with
+ * Every record of the seed (sections 2.1 to 2.12) and of chainlens' own methods, defined once as an ordered field list with
  * its wire type. TypeScript types, the JSON encoder, the store's tables and the docs are derived
  * from these lists; a field name is written here and nowhere else.
  */
@@ -221,11 +221,31 @@ export const Ingestion = record('Ingestion', [
   ['took', 'Duration'], ['batches', 'Int8'], ['records', 'Uint4'],
 ] as const);
 
-/** All twelve records, in seed order. */
+/**
+ * Local fee markets (chainlens methods beyond the seed, docs/semantics.md): the tiers of one scope
+ * (chain::priorityfee::estimate). `scope` is an account's base58 key, "combined" (the transactions
+ * locking any of the accounts) or "global" (every transaction of the lookback).
+ */
+export const PriorityFeeEstimate = record('PriorityFeeEstimate', [
+  ['id', 'id'], ['scope', 'Utf8'], ['slot', 'Uint8'], ['timestamp', 'DateTime'], ['first_slot', 'Uint8'],
+  ['lookback_slots', 'Uint4'], ['tx_count', 'Uint4'], ['no_priority_tx_count', 'Uint4'], ['is_valid', 'Boolean'],
+  ...TIERS.map(([t]) => [`${t}_price`, 'Uint8'] as const) as unknown as readonly (readonly [`${Tier}_price`, 'Uint8'])[],
+  ['recommended_price', 'Uint8'],
+] as const);
+
+/** A block's fee as Solana's getRecentPrioritizationFees reports it (chain::priorityfee::recent). */
+export const PrioritizationFee = record('PrioritizationFee', [
+  ['id', 'id'], ['slot', 'Uint8'], ['timestamp', 'DateTime'], ['prioritization_fee', 'Uint8'],
+] as const);
+
+/** All twelve records of the seed, in seed order. */
 export const RECORDS = [
   Token, BlockFees, WindowFees, Recommendation, TopTransaction, BlockTrades,
   Candle, Volume, Vwap, Twap, Trade, Ingestion,
 ] as const;
+
+/** The records of chainlens' own methods, beyond the seed. */
+export const EXTENSION_RECORDS = [PriorityFeeEstimate, PrioritizationFee] as const;
 
 /*
  * Each record as it arrives on the wire, under the record's name (a type beside the schema constant
@@ -255,6 +275,10 @@ export type Twap = WireOf<typeof Twap>;
 export type Trade = WireOf<typeof Trade>;
 /** The Ingestion record on the wire. */
 export type Ingestion = WireOf<typeof Ingestion>;
+/** The PriorityFeeEstimate record on the wire. */
+export type PriorityFeeEstimate = WireOf<typeof PriorityFeeEstimate>;
+/** The PrioritizationFee record on the wire. */
+export type PrioritizationFee = WireOf<typeof PrioritizationFee>;
 
 /*
  * In-memory values of each record before encoding (bigint times, numbers): the engines' internals,
@@ -272,3 +296,5 @@ export type VwapRecord = RecordOf<typeof Vwap>;
 export type TwapRecord = RecordOf<typeof Twap>;
 export type TradeRecord = RecordOf<typeof Trade>;
 export type IngestionRecord = RecordOf<typeof Ingestion>;
+export type PriorityFeeEstimateRecord = RecordOf<typeof PriorityFeeEstimate>;
+export type PrioritizationFeeRecord = RecordOf<typeof PrioritizationFee>;

@@ -7,17 +7,31 @@
  * What is kept is what those answers read: the fee columns of every transaction, per block
  * (ChunkTransactions, ~35 bytes a transaction), and the text (signature, signer, program) of each
  * block's best fee payers only (BEST_PER_BLOCK, what a top list can show), as UTF-8 bytes copied out
- * of the input. The canonical table itself (~230 bytes a transaction, most of it base58 text) is
- * not kept.
+ * of the input, and each transaction's write-locked accounts as a span of ids in a dictionary of
+ * account keys (account-keys.ts; read by the local fee markets). The canonical table itself (~230
+ * bytes a transaction, most of it base58 text) is not kept.
  */
-import { makeData, Table, Utf8, type Data, type Vector } from 'apache-arrow';
+import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import { lowerBound } from '../windows/lower-bound.js';
+import { AccountKeys } from './account-keys.js';
+
+/**
+ * The write-locked accounts of transactions: transaction i (a row of the columns) locks the keys
+ * ids[offsets[i]..offsets[i + 1]) of `keys` (none where the input did not give them).
+ */
+export interface AccountSpans {
+  readonly keys: AccountKeys;
+  readonly offsets: Uint32Array;
+  readonly ids: Uint32Array;
+}
 
 /** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
 export interface ResidentTransactions {
   /** The fee columns of every transaction, per block, ordered by (slot, index). */
   readonly columns: ChunkTransactions;
+  /** Their write-locked accounts (a commit's own dictionary until the store adopts it). */
+  readonly accounts: AccountSpans;
   /** Positions in `columns` whose text is kept: each block's best fee payers, best first, block after block. */
   readonly kept: Uint32Array;
   /** Block b's kept transactions are kept[keptOffsets[b]..keptOffsets[b + 1]). */
@@ -87,8 +101,46 @@ export function residentTransactions(table: Table, columns: ChunkTransactions = 
     keptOffsets[b + 1] = kept.length;
   }
   const rows = kept.map((i) => columns.row![i]!);
-  const { row: _row, ...fees } = columns;
-  return { columns: fees, kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)) };
+  const { row: order, ...fees } = columns;
+  return {
+    columns: fees, accounts: accountSpans(table.getChild('writable_accounts'), order!),
+    kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)),
+  };
+}
+
+/** The key lists of `order`'s rows as spans of ids in a new dictionary (interned from the UTF-8 bytes). */
+function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array): AccountSpans {
+  const keys = new AccountKeys();
+  const offsets = new Uint32Array(order.length + 1);
+  if (!vector || vector.nullCount === vector.length) return { keys, offsets, ids: new Uint32Array(0) };
+  const starts: number[] = [];
+  let at = 0;
+  for (const data of vector.data) starts.push(at), (at += data.length);
+  const ids: number[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const row = order[i]!;
+    let k = vector.data.length - 1;
+    while (starts[k]! > row) k--;
+    const data = vector.data[k]!;
+    const local = row - starts[k]!;
+    if (data.nullCount === 0 || data.getValid(local)) {
+      const lists = data.valueOffsets as Int32Array;
+      const child = data.children[0]!;
+      const keyOffsets = child.valueOffsets as Int32Array;
+      const bytes = child.values as Uint8Array;
+      for (let j = lists[local]!; j < lists[local + 1]!; j++) ids.push(keys.intern(bytes, keyOffsets[j]!, keyOffsets[j + 1]!));
+    }
+    offsets[i + 1] = ids.length;
+  }
+  return { keys, offsets, ids: Uint32Array.from(ids) };
+}
+
+/** The spans with their ids moved into `keys` (a commit's accounts joining the store's dictionary). */
+function adoptAccounts(spans: AccountSpans, keys: AccountKeys): AccountSpans {
+  if (spans.keys === keys) return spans;
+  const translate = new Int32Array(spans.keys.size).fill(-1);
+  const ids = spans.ids.map((id) => (translate[id]! >= 0 ? translate[id]! : (translate[id] = keys.internFrom(spans.keys, id))));
+  return { keys, offsets: spans.offsets, ids };
 }
 
 /** Transactions held (rows). */
@@ -105,11 +157,19 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
   const keptFirst = r.keptOffsets[from]!;
   const keptLast = r.keptOffsets[to]!;
   const keptRows = () => Array.from({ length: keptLast - keptFirst }, (_, k) => keptFirst + k);
+  const a = r.accounts;
+  const idsFirst = a.offsets[first]!;
+  const idsLast = a.offsets[last]!;
   return {
     columns: {
       slots: c.slots.slice(from, to),
       offsets: c.offsets.slice(from, to + 1).map((o) => o - first),
       ...feeColumns((name) => (copy ? c[name].slice(first, last) : c[name].subarray(first, last))),
+    },
+    accounts: {
+      keys: a.keys,
+      offsets: a.offsets.slice(first, last + 1).map((o) => o - idsFirst),
+      ids: copy ? a.ids.slice(idsFirst, idsLast) : a.ids.subarray(idsFirst, idsLast),
     },
     kept: r.kept.slice(keptFirst, keptLast).map((i) => i - first),
     keptOffsets: r.keptOffsets.slice(from, to + 1).map((o) => o - keptFirst),
@@ -123,6 +183,22 @@ function concatColumn(parts: readonly ResidentTransactions[], name: FeeColumn): 
   let at = 0;
   for (const p of parts) out.set(p.columns[name] as never, at), (at += p.columns[name].length);
   return out;
+}
+
+/** The parts' account spans one after another (parts of one store share its dictionary). */
+function concatAccounts(parts: readonly ResidentTransactions[]): AccountSpans {
+  const rows = parts.reduce((n, p) => n + rowsOf(p), 0);
+  const offsets = new Uint32Array(rows + 1);
+  const ids = new Uint32Array(parts.reduce((n, p) => n + p.accounts.ids.length, 0));
+  let row = 0;
+  let at = 0;
+  for (const { accounts } of parts) {
+    for (let i = 1; i < accounts.offsets.length; i++) offsets[row + i] = at + accounts.offsets[i]!;
+    ids.set(accounts.ids, at);
+    row += accounts.offsets.length - 1;
+    at += accounts.ids.length;
+  }
+  return { keys: parts[0]!.accounts.keys, offsets, ids };
 }
 
 /** The parts one after another (blocks in the parts' order). */
@@ -143,15 +219,20 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
       offsets: Uint32Array.from(offsets),
       ...feeColumns((name) => concatColumn(parts, name)),
     },
+    accounts: concatAccounts(parts),
     kept: Uint32Array.from(kept),
     keptOffsets: Uint32Array.from(keptOffsets),
     text: new Table(parts.flatMap((p) => p.text.batches)) as ResidentTransactions['text'],
   };
 }
 
+/** Dictionaries smaller than this are never compacted (not worth a pass over every span). */
+const COMPACT_FROM = 1 << 16;
+
 /** No transactions. */
 const EMPTY: ResidentTransactions = {
   columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)) },
+  accounts: { keys: new AccountKeys(), offsets: Uint32Array.of(0), ids: new Uint32Array(0) },
   kept: new Uint32Array(0),
   keptOffsets: Uint32Array.of(0),
   text: textTable(() => utf8Data(Int32Array.of(0), new Uint8Array(0))),
@@ -160,11 +241,17 @@ const EMPTY: ResidentTransactions = {
 /** The store's resident transactions, appended a commit at a time in slot order. */
 export class TransactionSegments {
   #segments: ResidentTransactions[] = [];
+  /** The account keys every segment's spans index. */
+  #keys = new AccountKeys();
 
-  /** Adds a commit's transactions (the pipeline commits blocks in slot order; an older commit is placed before newer ones). */
-  append(transactions: ResidentTransactions): void {
-    const slots = transactions.columns.slots;
+  /**
+   * Adds a commit's transactions (the pipeline commits blocks in slot order; an older commit is
+   * placed before newer ones); its account spans join the store's dictionary.
+   */
+  append(commit: ResidentTransactions): void {
+    const slots = commit.columns.slots;
     if (slots.length === 0) return;
+    const transactions = { ...commit, accounts: adoptAccounts(commit.accounts, this.#keys) };
     let at = this.#segments.length;
     while (at > 0 && this.#segments[at - 1]!.columns.slots[0]! > slots[0]!) at--;
     this.#segments.splice(at, 0, transactions);
@@ -183,7 +270,7 @@ export class TransactionSegments {
     return parts.length === 0 ? EMPTY : concatBlocks(parts);
   }
 
-  /** Drops the transactions of slots <= `last`. */
+  /** Drops the transactions of slots <= `last`; the account keys too once most are no longer used. */
   pruneThrough(last: bigint): void {
     this.#segments = this.#segments.flatMap((segment) => {
       const slots = segment.columns.slots;
@@ -191,6 +278,27 @@ export class TransactionSegments {
       if (slots[0]! > last) return [segment];
       return [sliceBlocks(segment, lowerBound(slots, last + 1n), slots.length, true)];
     });
+    this.#compactKeys();
+  }
+
+  /**
+   * Moves the segments to a dictionary of the keys they use when those are under half of it
+   * (new id arrays: a reader holding older segments keeps their ids and dictionary).
+   */
+  #compactKeys(): void {
+    const keys = this.#keys;
+    if (keys.size < COMPACT_FROM) return;
+    const used = new Uint8Array(keys.size);
+    let count = 0;
+    for (const { accounts } of this.#segments) for (const id of accounts.ids) if (!used[id]) used[id] = 1, count++;
+    if (count * 2 > keys.size) return;
+    const compacted = new AccountKeys();
+    const translate = new Uint32Array(keys.size);
+    for (let id = 0; id < keys.size; id++) if (used[id]) translate[id] = compacted.internFrom(keys, id);
+    this.#keys = compacted;
+    this.#segments = this.#segments.map((s) => ({
+      ...s, accounts: { keys: compacted, offsets: s.accounts.offsets, ids: s.accounts.ids.map((id) => translate[id]!) },
+    }));
   }
 
   /** Transactions held. */

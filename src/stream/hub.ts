@@ -113,7 +113,8 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
           const records: WireRecord[] = [];
           for (const update of group) {
             if (update.method !== subscription.method) continue;
-            for (const record of update.records) {
+            const answered = update.answer ? await update.answer(subscription.params) : update.records;
+            for (const record of answered) {
               if (subscription.matches(record as Record<string, unknown>)) records.push(encode(subscription.definition, record));
             }
           }

@@ -4,6 +4,7 @@
  * encoded). The engines produce them only for what is subscribed (`StreamDemand`), so a method
  * nobody streams costs nothing.
  */
+import type { Params } from '../rpc/params.js';
 
 /** The new or changed data points of one method after one block. */
 export interface StreamUpdate {
@@ -15,6 +16,11 @@ export interface StreamUpdate {
   readonly timestamp?: bigint;
   /** Records of the method's schema, in the method's answer order. */
   readonly records: readonly object[];
+  /**
+   * For a method whose answer depends on more than a window or pair (an account list): each
+   * subscriber's records after this block, from its own params (`records` is then empty).
+   */
+  readonly answer?: (params: Params) => Promise<readonly object[]>;
 }
 
 /** Which methods and windows have open subscriptions. */

@@ -13,9 +13,13 @@ import type { AppState, Store } from '../state.js';
 function example(spec: ParamSpec, state: AppState): unknown {
   switch (spec.kind) {
     case 'window': return spec.default ?? spec.values[0];
-    case 'limit': return spec.default;
+    case 'limit':
+    case 'integer':
+    case 'flag': return spec.default;
     case 'time': return state.at;
-    case 'mint': return undefined;
+    case 'mint':
+    case 'keys':
+    case 'text': return undefined;
   }
 }
 

@@ -169,7 +169,7 @@ function programKey(accountKeys: readonly string[], index: unknown, field: strin
  * Static keys the header asks writable: the signers but the last `numReadonlySignedAccounts`, and
  * the other keys but the last `numReadonlyUnsignedAccounts`.
  */
-function headerWritable(header: MessageHeader, keys: number): boolean[] {
+export function headerWritable(header: MessageHeader, keys: number): boolean[] {
   const signers = header.numRequiredSignatures;
   return Array.from({ length: keys }, (_, i) => i < signers
     ? i < signers - header.numReadonlySignedAccounts

@@ -5,8 +5,11 @@
  * are the accounts whose local fee market the transaction competes in (docs/semantics.md, Local fee
  * markets); every other key of the transaction is read-only.
  */
+import { decodeBase58 } from '../../schema/base58.js';
+import { decodeBase64 } from './base64.js';
 import { RESERVED_ACCOUNT_KEYS, UPGRADEABLE_LOADER } from './programs.js';
-import type { TransactionView } from './transaction-view.js';
+import { headerWritable, KeyEncoder, type TransactionView } from './transaction-view.js';
+import { decodeWireTransaction, WireFormatError, type WireTransaction } from './wire-format.js';
 
 /** A transaction's keys split by how the runtime locks them, each in account-list order. */
 export interface WriteLocks {
@@ -25,4 +28,29 @@ export function writeLocks(view: TransactionView): WriteLocks {
     (locked ? out.writable : out.readonly).push(key);
   }
   return out;
+}
+
+/**
+ * The accounts a serialized transaction (base64 or base58, tried in that order: the bytes must be
+ * exactly one transaction) write-locks, or why it cannot be read. Of a v0 transaction only the
+ * static keys are known: its lookup tables' addresses need the chain's state, so they are left out.
+ */
+export function serializedWriteLocks(text: string): string[] | string {
+  let wire: WireTransaction | undefined;
+  let why = 'not base64 or base58 text';
+  for (const bytes of [decodeBase64(text), decodeBase58(text)]) {
+    if (!bytes) continue;
+    try {
+      wire = decodeWireTransaction(bytes);
+      break;
+    } catch (error) {
+      if (!(error instanceof WireFormatError)) throw error;
+      why = `not a serialized transaction: ${error.message}`;
+    }
+  }
+  if (!wire) return why;
+  const keys = new KeyEncoder();
+  const accountKeys = wire.staticAccountKeys.map((k) => keys.encode(k));
+  const instructions = wire.instructions.map((ix) => ({ programId: accountKeys[ix.programIdIndex] ?? '', data: ix.data }));
+  return writeLocks({ signatures: [], accountKeys, writable: headerWritable(wire.header, accountKeys.length), instructions }).writable;
 }

@@ -1,0 +1,113 @@
+/**
+ * The local-fee-market kernels (assembly/accounts/index.ts): tiers per write-locked account and
+ * the per-block fee of Solana's prioritization fee cache, over resident transactions' account spans.
+ * They run on the thread that asks (the inputs are already resident there; one copy into the
+ * module's memory per call). Platform-independent: no `node:*` imports.
+ */
+import { checkStatus } from './instance.js';
+import { wasmBytes } from './accounts.wasm.generated.js';
+
+/** The raw exports of build/accounts.wasm. */
+interface AccountKernelExports {
+  readonly memory: WebAssembly.Memory;
+  reserve(n: number, m: number, b: number): number;
+  pricePtr(): number;
+  limitPtr(): number;
+  votePtr(): number;
+  spanPtr(): number;
+  idPtr(): number;
+  blockPtr(): number;
+  wantedPtr(): number;
+  millisPtr(): number;
+  countsPtr(): number;
+  zerosPtr(): number;
+  tiersPtr(): number;
+  outPtr(): number;
+  maxWanted(): number;
+  maxTiers(): number;
+  estimate(n: number, k: number, t: number, includeVote: number): number;
+  recent(b: number, k: number): number;
+}
+
+/** Transactions of consecutive blocks with their write-locked accounts (ids of one dictionary). */
+export interface AccountTransactions {
+  readonly price: BigUint64Array;
+  readonly limit: Uint32Array;
+  readonly vote: Uint8Array;
+  /** Transaction i locks ids[spans[i]..spans[i + 1]). */
+  readonly spans: Uint32Array;
+  readonly ids: Uint32Array;
+  /** Block j is transactions [blocks[j], blocks[j + 1]). */
+  readonly blocks: Uint32Array;
+}
+
+/** The tiers of one group of transactions. */
+export interface GroupTiers {
+  /** Transactions in the group. */
+  readonly count: number;
+  /** Of which with compute-unit price 0. */
+  readonly zeros: number;
+  /** One price per requested percentile; null for an empty group. */
+  readonly tiers: readonly bigint[] | null;
+}
+
+/** The fee of one block (Solana's getRecentPrioritizationFees); null when the block has no counted transaction. */
+export type BlockFee = bigint | null;
+
+/** Marks a wanted key the dictionary lacks: it matches no transaction. */
+export const NO_ID = 0xffff_ffff;
+
+let instance: AccountKernelExports | undefined;
+
+function kernels(): AccountKernelExports {
+  return (instance ??= new WebAssembly.Instance(new WebAssembly.Module(wasmBytes()), {}).exports as unknown as AccountKernelExports);
+}
+
+/** Copies the transactions in (after reserving, which may grow and detach the memory). */
+function load(k: AccountKernelExports, tx: AccountTransactions, wanted: Uint32Array): ArrayBuffer {
+  const n = tx.price.length;
+  if (wanted.length > k.maxWanted()) throw new Error(`accounts kernels: ${wanted.length} accounts, at most ${k.maxWanted()}`);
+  checkStatus('accounts.reserve', k.reserve(n, tx.ids.length, tx.blocks.length - 1));
+  const { buffer } = k.memory;
+  new BigUint64Array(buffer, k.pricePtr(), n).set(tx.price);
+  new Uint32Array(buffer, k.limitPtr(), n).set(tx.limit);
+  new Uint8Array(buffer, k.votePtr(), n).set(tx.vote);
+  new Uint32Array(buffer, k.spanPtr(), n + 1).set(tx.spans);
+  new Uint32Array(buffer, k.idPtr(), tx.ids.length).set(tx.ids);
+  new Uint32Array(buffer, k.blockPtr(), tx.blocks.length).set(tx.blocks);
+  new Uint32Array(buffer, k.wantedPtr(), wanted.length).set(wanted);
+  return buffer;
+}
+
+/**
+ * Nearest-rank percentiles (`millis`, thousandths of a percent) of the compute-unit price in k + 2
+ * groups: each wanted account's transactions (0..k-1), those locking any of them (k), and all (k + 1).
+ * Votes count only when `includeVote`. `wanted` holds distinct ids (NO_ID for unknown keys).
+ */
+export function accountTiers(tx: AccountTransactions, wanted: Uint32Array, millis: readonly number[], includeVote: boolean): GroupTiers[] {
+  const k = kernels();
+  if (millis.length > k.maxTiers()) throw new Error(`accounts kernels: ${millis.length} percentiles, at most ${k.maxTiers()}`);
+  const buffer = load(k, tx, wanted);
+  new Uint32Array(buffer, k.millisPtr(), millis.length).set(millis);
+  checkStatus('accounts.estimate', k.estimate(tx.price.length, wanted.length, millis.length, includeVote ? 1 : 0));
+  const groups = wanted.length + 2;
+  const counts = new Uint32Array(buffer, k.countsPtr(), groups);
+  const zeros = new Uint32Array(buffer, k.zerosPtr(), groups);
+  const tiers = new BigUint64Array(buffer, k.tiersPtr(), groups * k.maxTiers());
+  return Array.from({ length: groups }, (_, g) => ({
+    count: counts[g]!,
+    zeros: zeros[g]!,
+    tiers: counts[g] === 0 ? null : Array.from(tiers.subarray(g * k.maxTiers(), g * k.maxTiers() + millis.length)),
+  }));
+}
+
+/** Per block: the fee Solana's prioritization fee cache reports for the wanted accounts (see assembly/accounts). */
+export function recentBlockFees(tx: AccountTransactions, wanted: Uint32Array): BlockFee[] {
+  const k = kernels();
+  const buffer = load(k, tx, wanted);
+  const b = tx.blocks.length - 1;
+  checkStatus('accounts.recent', k.recent(b, wanted.length));
+  const fees = new BigUint64Array(buffer, k.outPtr(), b);
+  const present = new Uint8Array(buffer, k.outPtr() + b * 8, b);
+  return Array.from({ length: b }, (_, j) => (present[j] ? fees[j]! : null));
+}
