@@ -10,7 +10,7 @@
 
 /** The figure families, in the order a full run measures them. */
 export const FAMILIES = [
-  'bandwidth', 'fees', 'percentiles', 'market', 'recommendation', 'latency', 'server', 'browser', 'startup', 'ingest', 'e2e', 'longrun',
+  'bandwidth', 'fees', 'percentiles', 'market', 'recommendation', 'latency', 'localfees', 'server', 'browser', 'startup', 'ingest', 'e2e', 'longrun',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 

@@ -298,6 +298,24 @@ function misses(figures: Figure[]): string[] {
   return lines.length ? lines : ['No target was missed in this run.'];
 }
 
+/** The local fee markets' latency per account count, and the account columns' memory per block. */
+function localFeeSection(figures: readonly Figure[]): string[] {
+  if (figures.length === 0) return ['### Local fee markets', '', 'Not measured in this run.', ''];
+  const out = [
+    '### Local fee markets',
+    '',
+    'chain::priorityfee::estimate and ::recent (chainlens methods beyond the seed) for the accounts most',
+    'write-locked, over a lookback of 150 mainnet-profile blocks, as local calls on an idle engine; beside the',
+    'plain TypeScript a user would write over the same transactions as row objects (the combined tiers only:',
+    'filter, sort, nearest rank), cross-checked against the engine\'s combined tiers first.',
+    '',
+  ];
+  for (const f of figures) out.push(...detail(f));
+  const memory = figures.find((f) => f.values)?.values;
+  if (memory) out.push('Memory of the account columns in the resident store, per retained block:', '', ...valuesTable(memory), '');
+  return out;
+}
+
 /** The markdown of docs/performance.md for `results`. */
 export function renderReport(results: BenchResults): string {
   const m = results.machine;
@@ -392,6 +410,7 @@ export function renderReport(results: BenchResults): string {
   else out.push('### Ingest', '', 'Not measured in this run.', '');
   if (startup.length) for (const f of startup) out.push(...detail(f), ...valuesTable(f.values ?? {}), '');
   else out.push('### Start-up and memory', '', 'Not measured in this run.', '');
+  out.push(...localFeeSection(figures.filter((f) => f.family === 'localfees')));
   out.push(...serverSection(figures.filter((f) => f.family === 'server')));
   out.push(...browserSection(figures.filter((f) => f.family === 'browser')));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;

@@ -16,6 +16,7 @@ import { feeFigures } from './kernels-fees.js';
 import { marketFigures } from './kernels-market.js';
 import { percentileFigures } from './kernels-percentiles.js';
 import { latencyFigures } from './latency.js';
+import { localFeeFigures } from './local-fees.js';
 import { describeMachine, loadAverage, type Machine } from './machine.js';
 import { FAMILIES, parseOptions, type BenchOptions, type Family } from './options.js';
 import { recommendationFigures } from './recommendation.js';
@@ -44,6 +45,7 @@ const FAMILY_RUNNERS: Record<Family, (options: BenchOptions) => Promise<Figure |
   market: marketFigures,
   recommendation: recommendationFigures,
   latency: latencyFigures,
+  localfees: localFeeFigures,
   server: serverFigures,
   browser: browserFigures,
   startup: startupFigures,

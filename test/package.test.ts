@@ -44,7 +44,7 @@ describe('package entry', () => {
       await engine.close();`;
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ response: [{ jsonrpc: '2.0', id: 1, result: [] }], methods: 12, connect: 'function' });
+    expect(JSON.parse(result.stdout)).toEqual({ response: [{ jsonrpc: '2.0', id: 1, result: [] }], methods: 14, connect: 'function' });
   });
 });
 

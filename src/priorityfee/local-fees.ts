@@ -93,10 +93,12 @@ export class LocalFeeMarkets implements ChunkObserver {
     const globalMedium = global.tiers?.[MEDIUM] ?? null;
     const k = query.accounts.length;
     const scopes: [string, number][] = [['combined', k], ...query.accounts.map((a, i) => [a, i] as [string, number]), ['global', k + 1]];
+    const set = [...query.accounts].sort().join(',');
     return scopes.map(([scope, g]) => {
       const { count, zeros, tiers } = groups[g]!;
       const record = {
-        id: recordId('estimate', scope, newest.slot, query.lookback, query.includeVote),
+        // the combined scope's figures depend on the whole account set; an account's and the global ones do not
+        id: recordId('estimate', scope, scope === 'combined' ? set : '', newest.slot, query.lookback, query.includeVote),
         scope, slot: newest.slot, timestamp: newest.timestamp, first_slot: span.blocks[0]!.slot, lookback_slots: span.blocks.length,
         tx_count: count, no_priority_tx_count: zeros, is_valid: count >= this.minSamples(),
         recommended_price: higher(tiers?.[MEDIUM] ?? null, globalMedium),
@@ -132,7 +134,11 @@ export class LocalFeeMarkets implements ChunkObserver {
     return method === ESTIMATE_METHOD ? this.estimate(query, horizon) : this.recent(query, horizon);
   }
 
-  /** Nothing to keep per block; for streams, each block of the chunk answers its subscribers as of itself. */
+  /**
+   * Nothing to keep per block. For streams, each block of the chunk answers its subscribers as of
+   * itself: an estimate whole (every scope moves to the new block), recent with the block's own fee
+   * only (the older blocks' fees do not change).
+   */
   prepare(chunk: ChunkView): ChunkEffect {
     const streamed = [ESTIMATE_METHOD, RECENT_METHOD].filter((m) => this.demand.has(m));
     const slots = chunk.transactionColumns?.slots ?? [];
@@ -142,7 +148,8 @@ export class LocalFeeMarkets implements ChunkObserver {
       records: [],
       apply: (): StreamUpdate[] => slots.flatMap((slot) => streamed.map((method) => ({
         method, slot, timestamp: times.get(slot)!, records: [],
-        answer: (params: Params) => this.answer(method, params, { slot }),
+        // a block's own fee does not depend on the lookback: recent asks for that block alone
+        answer: (params: Params) => this.answer(method, method === RECENT_METHOD ? { ...params, lookback_slots: 1 } : params, { slot }),
       }))),
     };
   }

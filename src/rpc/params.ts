@@ -151,8 +151,8 @@ export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: 
         }
         const seen = new Set<string>();
         for (const [i, key] of value.entries()) {
-          if (!isPublicKey(key)) throw invalidParam(`${name}[${i}]`, `must be a base58 public key (32 bytes), got ${echo(key)}`);
-          if (seen.has(key)) throw invalidParam(`${name}[${i}]`, `repeats ${key}`);
+          if (!isPublicKey(key)) throw invalidParam(name, `entry ${i} must be a base58 public key (32 bytes), got ${echo(key)}`);
+          if (seen.has(key)) throw invalidParam(name, `entry ${i} repeats ${key}; the keys must be distinct`);
           seen.add(key);
         }
         fields[name] = value;

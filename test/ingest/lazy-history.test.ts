@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
+import { hotAccounts } from '../helpers/hot-accounts.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { MARKET_HISTORY } from '../oracle/oracle.js';
 
@@ -22,12 +23,19 @@ const half = Math.floor(blocks.length / 2);
 const AT = [blocks[12]!, blocks[blocks.length - 40]!].map((b) => encodeTimestamp(b.block.timestamp + 1n))
   .concat([encodeTimestamp(blocks.at(-1)!.block.timestamp + 1_000_000_000n)]);
 
-/** Every method with each of its windows (one entry without a window for the others), with its largest limit. */
+/** The busiest write-locked accounts, for the local fee markets. */
+const HOT = hotAccounts(blocks, 3);
+
+/**
+ * Every method with each of its windows (one entry without a window for the others), with its
+ * largest limit; the local fee markets with the busiest accounts.
+ */
 const CALLS: [string, Record<string, unknown>][] = [...METHOD_TABLE.values()].flatMap((m) => {
   const spec = m.params as Record<string, { kind?: string; values?: readonly string[]; max?: number }>;
   const limit = spec.limit?.max === undefined ? {} : { limit: spec.limit.max };
+  const accounts = spec.accounts === undefined ? {} : { accounts: HOT };
   const windows = spec.window?.values ?? [undefined];
-  return windows.map((w) => [m.name, { ...limit, ...(w === undefined ? {} : { window: w }) }] as [string, Record<string, unknown>]);
+  return windows.map((w) => [m.name, { ...limit, ...accounts, ...(w === undefined ? {} : { window: w }) }] as [string, Record<string, unknown>]);
 });
 
 async function feed(engine: Engine, part: readonly GeneratedBlock[]): Promise<void> {

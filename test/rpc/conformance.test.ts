@@ -26,6 +26,17 @@ function badValues(name: string, spec: ParamSpec): [unknown, string][] {
       return [['not-base58-0OIl', 'base58'], ['abc', 'base58'], [42, 'base58']];
     case 'time':
       return [['yesterday', 'ISO-8601'], [true, 'Unix seconds'], ['2024-13-40', 'ISO-8601']];
+    case 'integer':
+      return [[spec.min - 1, `${spec.min} to ${spec.max}`], [spec.max + 1, `${spec.max}`], [1.5, 'integer'], ['10', 'integer']];
+    case 'flag':
+      return [['yes', 'true or false'], [1, 'true or false']];
+    case 'keys':
+      return [
+        [MINT, 'array'], [Array.from({ length: spec.max + 1 }, () => MINT), `${spec.min} to ${spec.max}`],
+        [['abc'], 'base58'], [[MINT, MINT], 'distinct'],
+      ];
+    case 'text':
+      return [[42, 'string']];
   }
 }
 
@@ -120,6 +131,9 @@ for (const [transportName, open] of Object.entries(TRANSPORTS)) {
             if (spec.kind === 'limit') params[name] = spec.max;
             if (spec.kind === 'mint') params[name] = MINT;
             if (spec.kind === 'time') params[name] = name === 'to' ? '2030-01-01T00:00:00Z' : 1_700_000_000;
+            if (spec.kind === 'integer') params[name] = spec.max;
+            if (spec.kind === 'flag') params[name] = true;
+            if (spec.kind === 'keys') params[name] = [MINT]; // (estimate's `transaction` is the alternative to its accounts)
           }
           const [entry] = await t.request(req(1, method.name, params));
           expect(entry).toEqual({ jsonrpc: '2.0', id: 1, result: [] });

@@ -19,6 +19,7 @@ import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import type { PushParams } from '../../src/stream/push.js';
+import { hotAccounts } from '../helpers/hot-accounts.js';
 import { TRANSPORTS, type Transport } from '../helpers/transports.js';
 
 type Wire = Record<string, unknown>;
@@ -32,6 +33,9 @@ export async function lawDump(): Promise<{ dir: string; blocks: GeneratedBlock[]
   await writeDump(LAW_MARKET, (table) => createTableFileWriter(join(dir, `${table}.ndjson`), 'ndjson', table));
   return { dir, blocks: [...generateBlocks(LAW_MARKET)] };
 }
+
+/** The law market's two busiest write-locked accounts (local fee markets). */
+const [HOT, WARM] = hotAccounts(generateBlocks(LAW_MARKET), 2);
 
 /** Every method, some twice, with the params a subscriber would give (limit/from/to are ignored by streams). */
 export const LAW_SUBSCRIPTIONS: readonly (readonly [string, Record<string, unknown>])[] = [
@@ -50,6 +54,10 @@ export const LAW_SUBSCRIPTIONS: readonly (readonly [string, Record<string, unkno
   ['chain::market::trades', {}],
   ['chain::market::trades', { quote: SOL_MINT }],
   ['chain::market::ingestion', {}],
+  ['chain::priorityfee::estimate', { accounts: [HOT, WARM], lookback_slots: 20 }],
+  ['chain::priorityfee::estimate', { accounts: [WARM], include_vote: true }],
+  ['chain::priorityfee::recent', { accounts: [HOT] }],
+  ['chain::priorityfee::recent', {}],
 ];
 
 const QUERY_ONLY = ['limit', 'from', 'to'];

@@ -51,6 +51,8 @@ export function serializedWriteLocks(text: string): string[] | string {
   if (!wire) return why;
   const keys = new KeyEncoder();
   const accountKeys = wire.staticAccountKeys.map((k) => keys.encode(k));
+  const twice = accountKeys.find((key, i) => accountKeys.indexOf(key) !== i);
+  if (twice !== undefined) return `lists account ${twice} twice, which the runtime refuses (AccountLoadedTwice)`;
   const instructions = wire.instructions.map((ix) => ({ programId: accountKeys[ix.programIdIndex] ?? '', data: ix.data }));
   return writeLocks({ signatures: [], accountKeys, writable: headerWritable(wire.header, accountKeys.length), instructions }).writable;
 }
