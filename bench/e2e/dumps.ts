@@ -24,11 +24,13 @@ export const MAINNET = (minutes: number): MarketOptions => ({ profile: 'mainnet'
 export const TINY: MarketOptions = { profile: 'mainnet', pairs: 200, swapsPerSecond: 100, txPerBlock: 300, minutes: 0.3, seed: 1 };
 
 const MARKER = '.complete';
+/** The generator's data revision, in a dump's folder name: bump it when the generated rows change (2: write-locked accounts). */
+const REVISION = 2;
 
 /** The dump of `options` in `root`, generated unless a complete one is there. */
 export async function ensureDump(options: MarketOptions, root = DUMP_ROOT): Promise<Dump> {
   const name = `${options.profile ?? 'default'}-${options.minutes}m-seed${options.seed}` +
-    (options.pairs ? `-${options.pairs}pairs-${options.swapsPerSecond}sps-${options.txPerBlock}tx` : '');
+    (options.pairs ? `-${options.pairs}pairs-${options.swapsPerSecond}sps-${options.txPerBlock}tx` : '') + `-r${REVISION}`;
   const folder = path.resolve(root, name);
   const marker = path.join(folder, MARKER);
   if (await stat(marker).catch(() => undefined)) return JSON.parse(await readFile(marker, 'utf8')) as Dump;

@@ -1,15 +1,17 @@
 /**
  * A deterministic, seeded synthetic Solana market: blocks, transactions (votes and non-votes with
- * compute budgets and priority fees) and DEX trades, as rows of the canonical tables. The same seed
- * and options give identical rows; the parts draw from separate streams of the seed, so the price
- * walks and trades' amounts do not change with `txPerBlock`.
+ * compute budgets, priority fees and the accounts they write-lock) and DEX trades, as rows of the
+ * canonical tables. The same seed and options give identical rows; the parts draw from separate
+ * streams of the seed, so the price walks and trades' amounts do not change with `txPerBlock`, and
+ * the write locks (accounts.ts) change nothing else.
  *
  * Time: one slot every 400 ms from `start`; a produced block's timestamp is
  * start + (slot - slot0) x 400 ms. About 3% of slots are skipped by their leader (never slot0); a
  * block's parent_slot is the previous produced slot, block_height counts produced blocks.
  */
 import type { BlockRow, TokenRow, TradeRow, TransactionRow } from '../schema/tables.js';
-import { BLOCK_CU_LIMIT, DEFAULT_SLOT0, DEFAULT_START, SLOT_NANOS, TOKENS, type TokenSpec } from './constants.js';
+import { AccountLocks } from './accounts.js';
+import { BLOCK_CU_LIMIT, DEFAULT_SLOT0, DEFAULT_START, PAIRS, SLOT_NANOS, TOKENS, type TokenSpec } from './constants.js';
 import { KeyPool, SignatureMaker } from './keys.js';
 import { LeaderSchedule } from './leaders.js';
 import { resolveMarket, type MarketProfile, type ResolvedMarket } from './profiles.js';
@@ -95,9 +97,11 @@ function* blocksOf(options: MarketOptions, { txPerBlock, size }: ResolvedMarket)
   const schedule = new LeaderSchedule(validators.keys.slice(0, LEADERS), Rng.from(seed, 'leaders'));
   const slotRng = Rng.from(seed, 'slots');
   const regime = new RegimeChain(Rng.from(seed, 'regime'));
-  const flow: TradeSource = size
-    ? new WideTradeFlow(Rng.from(seed, 'market'), buildUniverse(seed, size), size.swapsPerSecond)
+  const universe = size ? buildUniverse(seed, size) : undefined;
+  const flow: TradeSource = universe
+    ? new WideTradeFlow(Rng.from(seed, 'market'), universe, size!.swapsPerSecond)
     : new TradeFlow(Rng.from(seed, 'market'));
+  const locks = new AccountLocks(seed, validators, wallets, universe ? universe.pairs : PAIRS);
   const assignRng = Rng.from(seed, 'assign');
   const transactions = new TransactionGenerator(
     Rng.from(seed, 'transactions'),
@@ -130,6 +134,7 @@ function* blocksOf(options: MarketOptions, { txPerBlock, size }: ResolvedMarket)
     };
     const txs = transactions.generate(slot, slotNumber, params);
     const trades = assignTrades(flow.drafts(params.tradeRate), txs.rows, txs.swapIndexes, assignRng, slot, timestamp);
+    locks.lock(txs, trades);
     yield { block, transactions: txs.rows, trades, midPrices: flow.midPrices() };
     parent = slot;
     height++;

@@ -16,6 +16,12 @@
  *   ~15% of blocks at 90% or more.
  * - Order: non-votes sorted by ln(1 + price) + N(0, 2^2) (a noisy priority scheduler); votes are
  *   interleaved uniformly.
+ * - Write locks (accounts.ts, once the block's trades are attached): the signer first, then a vote's
+ *   vote account, a swap's pools and token accounts, other transactions' app-state and token
+ *   accounts. Hotness follows the price without changing it: the pools and app-state accounts are
+ *   drawn Zipf-like with a tilt toward the hottest that grows with the transaction's price, so the
+ *   prices above are the global distribution and the hottest accounts' local markets sit above it.
+ *   `readonly_accounts` stays null.
  */
 import type { TransactionRow } from '../schema/tables.js';
 import {
@@ -51,11 +57,20 @@ const UNPRICED_PROGRAMS = cumulative(PROGRAM_MIX.map((p) => p.unpricedWeight));
 const ZERO = 0n;
 const VOTE_CONSUMED = BigInt(VOTE_CU_CONSUMED);
 
-/** A block's transactions, plus the positions of those that can carry a trade. */
+/**
+ * A block's transactions, plus the positions of those that can carry a trade and what the write
+ * locks are drawn from (accounts.ts fills `writable_accounts` once the block's trades are attached).
+ */
 export interface BlockTransactions {
   readonly rows: TransactionRow[];
   /** Indexes of successful non-vote transactions of a swap program, ascending. */
   readonly swapIndexes: number[];
+  /** Per row: the signer's index in the validator pool (a vote) or in the wallet pool. */
+  readonly signers: Int32Array;
+  /** Per row: the program's index in PROGRAM_MIX, -1 for a vote. */
+  readonly programs: Int8Array;
+  /** Per row: the compute-unit price. */
+  readonly prices: Float64Array;
 }
 
 /** Generates blocks' transactions from one random stream, reusing scratch arrays between blocks. */
@@ -101,17 +116,23 @@ export class TransactionGenerator {
     const total = votes + nonVotes;
     const rows: TransactionRow[] = new Array(total);
     const swapIndexes: number[] = [];
+    const signers = new Int32Array(total);
+    const programs = new Int8Array(total);
+    const prices = new Float64Array(total);
     let votesLeft = votes;
     let nonVotesLeft = nonVotes;
     for (let index = 0; index < total; index++) {
       const signature = this.signatures.make(slotNumber, index);
       if (rng.float() * (votesLeft + nonVotesLeft) < votesLeft) {
         votesLeft--;
+        const validator = this.validators.pickIndex(rng);
+        signers[index] = validator;
+        programs[index] = -1;
         rows[index] = {
           slot,
           index,
           signature,
-          signer: this.validators.pick(rng),
+          signer: this.validators.keys[validator],
           program: PROGRAMS.vote,
           is_vote: true,
           failed: rng.float() < VOTE_FAILURE_SHARE,
@@ -119,17 +140,23 @@ export class TransactionGenerator {
           compute_unit_limit: VOTE_CU_LIMIT,
           compute_units_consumed: VOTE_CONSUMED,
           priority_fee: ZERO,
+          writable_accounts: null,
+          readonly_accounts: null,
         };
       } else {
         const i = order[nonVotes - nonVotesLeft];
         nonVotesLeft--;
         const mix = PROGRAM_MIX[program[i]];
         if (mix.swaps && failed[i] === 0) swapIndexes.push(index);
+        const wallet = this.wallets.pickIndex(rng);
+        signers[index] = wallet;
+        programs[index] = program[i];
+        prices[index] = price[i];
         rows[index] = {
           slot,
           index,
           signature,
-          signer: this.wallets.pick(rng),
+          signer: this.wallets.keys[wallet],
           program: mix.id,
           is_vote: false,
           failed: failed[i] === 1,
@@ -137,10 +164,12 @@ export class TransactionGenerator {
           compute_unit_limit: limit[i],
           compute_units_consumed: BigInt(consumed[i]),
           priority_fee: BigInt(priorityFee(price[i], limit[i])),
+          writable_accounts: null,
+          readonly_accounts: null, // never filled: local fee markets need the write locks only (accounts.ts)
         };
       }
     }
-    return { rows, swapIndexes };
+    return { rows, swapIndexes, signers, programs, prices };
   }
 
   /** Fills the scratch columns for `n` non-vote transactions. */

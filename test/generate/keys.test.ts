@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../src/schema/base58.js';
-import { KeyPool, randomPublicKey, SignatureMaker } from '../../src/generate/keys.js';
+import { DerivedKeys, KeyPool, randomPublicKey, SignatureMaker } from '../../src/generate/keys.js';
 import { Rng } from '../../src/generate/prng.js';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -68,6 +68,34 @@ describe('keys', () => {
     for (let i = 0; i < 10_000; i++) if (pool.pickIndex(rng) < 10) head++;
     expect(head / 10_000).toBeGreaterThan(0.15); // 1% of keys, P(u^3 < 0.01) = 21.5%
     expect(new KeyPool(Rng.from('same'), 5).keys).toEqual(new KeyPool(Rng.from('same'), 5).keys);
+  });
+
+  it('derived keys decode to 32 bytes without a leading zero, are a function of their inputs and distinct', () => {
+    const keys = new DerivedKeys(Rng.from('derived'));
+    const seen = new Set<string>();
+    let long = 0;
+    const n = 30_000;
+    for (let i = 0; i < n; i++) {
+      const a = i % 3000;
+      const b = Math.floor(i / 3000) * 977 + (i === 0 ? 4294967295 : 0);
+      const key = keys.key(a, b);
+      seen.add(key);
+      if (key.length === 44) long++;
+      else expect(key.length).toBe(43);
+      if (i % 10 === 0) {
+        const bytes = referenceDecode(key);
+        expect(bytes.length).toBe(32);
+        expect(bytes[0]).not.toBe(0);
+      }
+    }
+    expect(seen.size).toBe(n);
+    expect(long / n).toBeGreaterThan(0.92);
+    expect(long / n).toBeLessThan(0.96);
+    expect(keys.key(17, 5)).toBe(new DerivedKeys(Rng.from('derived')).key(17, 5));
+    expect(keys.key(17, 5)).not.toBe(new DerivedKeys(Rng.from('other')).key(17, 5));
+    // the extremes of the digit ranges: the largest 44-digit and the smallest 43-digit values
+    expect(referenceDecode('H' + 'z'.repeat(43)).length).toBe(32);
+    expect(referenceDecode('5' + '1'.repeat(42)).length).toBe(32);
   });
 
   it('signatures are unique, decode to 64 bytes and are 87 or 88 characters', () => {

@@ -12,6 +12,7 @@ import { writeDump } from '../../src/generate/write-dump.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine, METHODS, type Engine, type PushParams, type Replay } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
+import { hotAccounts } from '../helpers/hot-accounts.js';
 
 const MARKET = { minutes: 0.3, txPerBlock: 20, seed: 'replay' } as const;
 const market = [...generateBlocks(MARKET)];
@@ -148,11 +149,13 @@ describe('engine.replay', () => {
     const report = await replayed.replay(dir, { speed: Infinity, retain: 'all' });
     expect(report).toMatchObject({ read: loadReport.read, ingested: loadReport.ingested, rejected: 0, blocks: loadReport.blocks, stopped: false });
     expect(pushes).toHaveLength(report.blocks);
+    const hot = hotAccounts(generateBlocks({ ...MARKET, minutes: 1.2 }), 3);
     for (const method of METHODS) {
       const params: Record<string, unknown> = {};
       const spec = method.params;
       if (spec.window?.kind === 'window') params.window = spec.window.default ?? spec.window.values[1] ?? spec.window.values[0];
       if (spec.limit?.kind === 'limit') params.limit = spec.limit.max;
+      if (spec.accounts?.kind === 'keys') params.accounts = hot;
       const a = (await loaded.call(method.name, params)) as Record<string, unknown>[];
       const b = (await replayed.call(method.name, params)) as Record<string, unknown>[];
       expect(b.length, method.name).toBe(a.length);
