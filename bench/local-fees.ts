@@ -7,7 +7,6 @@
  */
 import { Bench } from 'tinybench';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../src/generate/market.js';
-import { chunkTransactions } from '../src/ingest/block-columns.js';
 import { rowsToTable } from '../src/ingest/arrow.js';
 import { createEngine } from '../src/index.node.js';
 import { residentTransactions } from '../src/store/transaction-segments.js';
@@ -44,7 +43,7 @@ function hottest(blocks: readonly GeneratedBlock[], count: number): string[] {
 function residentBytes(blocks: readonly GeneratedBlock[]): Record<string, number> {
   const rows = blocks.flatMap((b) => b.transactions);
   const table = rowsToTable('transactions', rows);
-  const resident = residentTransactions(table, chunkTransactions(table));
+  const resident = residentTransactions(table);
   const { accounts, columns } = resident;
   const fees = [columns.isVote, columns.failed, columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit,
     columns.computeUnitsConsumed, columns.consumedKnown, columns.index].reduce((n, a) => n + a.byteLength, 0);

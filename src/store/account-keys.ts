@@ -12,20 +12,40 @@
 const EMPTY = -1;
 const encoder = new TextEncoder();
 
-/** FNV-1a over bytes [from, to). */
+/**
+ * FNV-1a over the length and at most HASHED bytes from the middle of a key: base58 text of random
+ * 32 bytes, whose middle is as random as it gets (vanity keys share their start or end: "So111...",
+ * "...pump"). Equal hashes are told apart by comparing every byte.
+ */
+const HASHED = 16;
 function hashBytes(bytes: Uint8Array, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return h >>> 0;
+  let h = Math.imul(0x811c9dc5 ^ (to - from), 0x01000193);
+  const start = to - from > HASHED + 8 ? from + 8 : from;
+  const end = Math.min(to, start + HASHED);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
 }
+
+/** Ints per slot of the table: id, the key's start in the arena, its length, its hash. */
+const SLOT = 4;
 
 export class AccountKeys {
   /** Key bytes, one key after another; key `id` is arena[starts[id]..starts[id + 1]). */
   #arena = new Uint8Array(1 << 16);
   #starts = new Uint32Array(1 << 12);
   #size = 0;
-  /** Open addressing: id per slot, EMPTY where free; at most half full. */
-  #slots = new Int32Array(1 << 12).fill(EMPTY);
+  /**
+   * Open addressing, at most half full: per slot the id (EMPTY where free) and, beside it, where its
+   * bytes are, their length and the hash, so that a probe reads one line of the table and the key's
+   * bytes only when the hashes agree.
+   */
+  #slots = AccountKeys.#table(1 << 12);
+
+  static #table(slots: number): Int32Array {
+    const table = new Int32Array(slots * SLOT);
+    for (let i = 0; i < table.length; i += SLOT) table[i] = EMPTY;
+    return table;
+  }
 
   /** Distinct keys held. */
   get size(): number {
@@ -39,28 +59,33 @@ export class AccountKeys {
 
   /** The id of the key in bytes [from, to), added if new. */
   intern(bytes: Uint8Array, from: number, to: number): number {
-    const mask = this.#slots.length - 1;
-    let slot = hashBytes(bytes, from, to) & mask;
-    for (;;) {
-      const id = this.#slots[slot]!;
+    const hash = hashBytes(bytes, from, to) | 0;
+    const slots = this.#slots;
+    const mask = slots.length / SLOT - 1;
+    let slot = hash & mask;
+    for (;; slot = (slot + 1) & mask) {
+      const at = slot * SLOT;
+      const id = slots[at]!;
       if (id === EMPTY) break;
-      if (this.#equals(id, bytes, from, to)) return id;
-      slot = (slot + 1) & mask;
+      if (slots[at + 3] === hash && this.#equals(slots[at + 1]!, slots[at + 2]!, bytes, from, to)) return id;
     }
     const id = this.#append(bytes, from, to);
-    this.#slots[slot] = id;
-    if (this.#size * 2 > this.#slots.length) this.#rehash();
+    this.#place(slots, slot, id, hash);
+    if (this.#size * 2 > slots.length / SLOT) this.#rehash();
     return id;
   }
 
   /** The id of `key`, or undefined when the dictionary has never seen it. */
   find(key: string): number | undefined {
     const bytes = encoder.encode(key);
-    const mask = this.#slots.length - 1;
-    for (let slot = hashBytes(bytes, 0, bytes.length) & mask; ; slot = (slot + 1) & mask) {
-      const id = this.#slots[slot]!;
+    const hash = hashBytes(bytes, 0, bytes.length) | 0;
+    const slots = this.#slots;
+    const mask = slots.length / SLOT - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = slot * SLOT;
+      const id = slots[at]!;
       if (id === EMPTY) return undefined;
-      if (this.#equals(id, bytes, 0, bytes.length)) return id;
+      if (slots[at + 3] === hash && this.#equals(slots[at + 1]!, slots[at + 2]!, bytes, 0, bytes.length)) return id;
     }
   }
 
@@ -76,11 +101,20 @@ export class AccountKeys {
     return text;
   }
 
-  #equals(id: number, bytes: Uint8Array, from: number, to: number): boolean {
-    const start = this.#starts[id]!;
-    if (this.#starts[id + 1]! - start !== to - from) return false;
-    for (let i = 0; i < to - from; i++) if (this.#arena[start + i] !== bytes[from + i]) return false;
+  #equals(start: number, length: number, bytes: Uint8Array, from: number, to: number): boolean {
+    if (length !== to - from) return false;
+    const arena = this.#arena;
+    for (let i = 0; i < length; i++) if (arena[start + i] !== bytes[from + i]) return false;
     return true;
+  }
+
+  /** Fills table slot `slot` with key `id`. */
+  #place(slots: Int32Array, slot: number, id: number, hash: number): void {
+    const at = slot * SLOT;
+    slots[at] = id;
+    slots[at + 1] = this.#starts[id]!;
+    slots[at + 2] = this.#starts[id + 1]! - this.#starts[id]!;
+    slots[at + 3] = hash;
   }
 
   #append(bytes: Uint8Array, from: number, to: number): number {
@@ -102,12 +136,13 @@ export class AccountKeys {
   }
 
   #rehash(): void {
-    const slots = new Int32Array(this.#slots.length * 2).fill(EMPTY);
-    const mask = slots.length - 1;
+    const slots = AccountKeys.#table((this.#slots.length / SLOT) * 2);
+    const mask = slots.length / SLOT - 1;
     for (let id = 0; id < this.#size; id++) {
-      let slot = hashBytes(this.#arena, this.#starts[id]!, this.#starts[id + 1]!) & mask;
-      while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
-      slots[slot] = id;
+      const hash = hashBytes(this.#arena, this.#starts[id]!, this.#starts[id + 1]!) | 0;
+      let slot = hash & mask;
+      while (slots[slot * SLOT] !== EMPTY) slot = (slot + 1) & mask;
+      this.#place(slots, slot, id, hash);
     }
     this.#slots = slots;
   }

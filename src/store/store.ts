@@ -19,6 +19,7 @@ import { conformIPC } from './ipc.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
+import type { AccountKeys } from './account-keys.js';
 import { TransactionSegments, type ResidentTransactions } from './transaction-segments.js';
 
 /**
@@ -167,6 +168,11 @@ export class Store {
       const [row] = await this.#connection.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
       if (row?.last != null) this.#transactions.pruneThrough(row.last as bigint);
     });
+  }
+
+  /** The dictionary of account keys a commit's write-locked accounts are interned into (residentTransactions). */
+  get accountKeys(): AccountKeys {
+    return this.#transactions.keys;
   }
 
   /**

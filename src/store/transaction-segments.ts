@@ -30,7 +30,7 @@ export interface AccountSpans {
 export interface ResidentTransactions {
   /** The fee columns of every transaction, per block, ordered by (slot, index). */
   readonly columns: ChunkTransactions;
-  /** Their write-locked accounts (a commit's own dictionary until the store adopts it). */
+  /** Their write-locked accounts. */
   readonly accounts: AccountSpans;
   /** Positions in `columns` whose text is kept: each block's best fee payers, best first, block after block. */
   readonly kept: Uint32Array;
@@ -91,9 +91,13 @@ function takeUtf8(vector: Vector, rows: readonly number[]): Data<Utf8> {
 
 /**
  * A chunk's canonical transactions table as the store keeps it (`columns`: its per-block columns,
- * when the caller already made them).
+ * when the caller already made them); its accounts interned into `keys`, the store's dictionary
+ * (`TransactionSegments.keys`: should the store compact it before this commit is appended, the
+ * append moves the spans over).
  */
-export function residentTransactions(table: Table, columns: ChunkTransactions = chunkTransactions(table)): ResidentTransactions {
+export function residentTransactions(
+  table: Table, keys: AccountKeys = new AccountKeys(), columns: ChunkTransactions = chunkTransactions(table),
+): ResidentTransactions {
   const kept: number[] = [];
   const keptOffsets = new Uint32Array(columns.slots.length + 1);
   for (let b = 0; b < columns.slots.length; b++) {
@@ -103,43 +107,64 @@ export function residentTransactions(table: Table, columns: ChunkTransactions = 
   const rows = kept.map((i) => columns.row![i]!);
   const { row: order, ...fees } = columns;
   return {
-    columns: fees, accounts: accountSpans(table.getChild('writable_accounts'), order!),
+    columns: fees, accounts: accountSpans(table.getChild('writable_accounts'), order!, keys),
     kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)),
   };
 }
 
-/** The key lists of `order`'s rows as spans of ids in a new dictionary (interned from the UTF-8 bytes). */
-function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array): AccountSpans {
-  const keys = new AccountKeys();
+/** The key lists of `order`'s rows as spans of ids in `keys` (interned from the UTF-8 bytes). */
+function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, keys: AccountKeys): AccountSpans {
   const offsets = new Uint32Array(order.length + 1);
   if (!vector || vector.nullCount === vector.length) return { keys, offsets, ids: new Uint32Array(0) };
-  const starts: number[] = [];
+  const chunks = vector.data;
+  const starts = new Uint32Array(chunks.length + 1);
+  let total = 0;
+  chunks.forEach((data, k) => {
+    starts[k + 1] = starts[k]! + data.length;
+    const lists = data.valueOffsets as Int32Array;
+    total += lists[data.length]! - lists[0]!;
+  });
+  const ids = new Uint32Array(total);
   let at = 0;
-  for (const data of vector.data) starts.push(at), (at += data.length);
-  const ids: number[] = [];
+  let k = 0; // the chunk of the previous row: rows come in order unless the input was not sorted
   for (let i = 0; i < order.length; i++) {
     const row = order[i]!;
-    let k = vector.data.length - 1;
-    while (starts[k]! > row) k--;
-    const data = vector.data[k]!;
+    if (row < starts[k]! || row >= starts[k + 1]!) k = upperBound(starts, row) - 1;
+    const data = chunks[k]!;
     const local = row - starts[k]!;
     if (data.nullCount === 0 || data.getValid(local)) {
       const lists = data.valueOffsets as Int32Array;
       const child = data.children[0]!;
       const keyOffsets = child.valueOffsets as Int32Array;
       const bytes = child.values as Uint8Array;
-      for (let j = lists[local]!; j < lists[local + 1]!; j++) ids.push(keys.intern(bytes, keyOffsets[j]!, keyOffsets[j + 1]!));
+      for (let j = lists[local]!; j < lists[local + 1]!; j++) ids[at++] = keys.intern(bytes, keyOffsets[j]!, keyOffsets[j + 1]!);
     }
-    offsets[i + 1] = ids.length;
+    offsets[i + 1] = at;
   }
-  return { keys, offsets, ids: Uint32Array.from(ids) };
+  return { keys, offsets, ids };
 }
 
-/** The spans with their ids moved into `keys` (a commit's accounts joining the store's dictionary). */
+/** The first index whose value is above `x` (values ascending). */
+function upperBound(values: Uint32Array, x: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The spans with their ids in `keys` (a commit interned before the store compacted its dictionary). */
 function adoptAccounts(spans: AccountSpans, keys: AccountKeys): AccountSpans {
   if (spans.keys === keys) return spans;
   const translate = new Int32Array(spans.keys.size).fill(-1);
-  const ids = spans.ids.map((id) => (translate[id]! >= 0 ? translate[id]! : (translate[id] = keys.internFrom(spans.keys, id))));
+  const ids = new Uint32Array(spans.ids.length);
+  for (let j = 0; j < ids.length; j++) {
+    const id = spans.ids[j]!;
+    ids[j] = translate[id]! >= 0 ? translate[id]! : (translate[id] = keys.internFrom(spans.keys, id));
+  }
   return { keys, offsets: spans.offsets, ids };
 }
 
@@ -244,9 +269,14 @@ export class TransactionSegments {
   /** The account keys every segment's spans index. */
   #keys = new AccountKeys();
 
+  /** The dictionary a commit's accounts are interned into (replaced when compacted). */
+  get keys(): AccountKeys {
+    return this.#keys;
+  }
+
   /**
    * Adds a commit's transactions (the pipeline commits blocks in slot order; an older commit is
-   * placed before newer ones); its account spans join the store's dictionary.
+   * placed before newer ones); spans interned into a dictionary since compacted move to the new one.
    */
   append(commit: ResidentTransactions): void {
     const slots = commit.columns.slots;
