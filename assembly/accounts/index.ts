@@ -150,48 +150,17 @@ export function estimate(n: u32, k: u32, t: u32, includeVote: bool): Status {
   if (n > txCapacity) return Status.CAPACITY;
   const groups = k + 2;
   index(k);
-  memory.fill(STAMP, 0, <usize>groups << 2);
   memory.fill(COUNTS, 0, <usize>groups << 2);
   memory.fill(ZEROS, 0, <usize>groups << 2);
-  // pass 1: how many prices each group takes
-  for (let i: u32 = 0; i < n; i++) {
-    if (!counted(i, includeVote)) continue;
-    const zero: u32 = load<u64>(priceAt + (<usize>i << 3)) == 0 ? 1 : 0;
-    let any = false;
-    const to = load<u32>(spanAt + (<usize>(i + 1) << 2));
-    for (let j = load<u32>(spanAt + (<usize>i << 2)); j < to; j++) {
-      const w = lookup(load<u32>(idAt + (<usize>j << 2)));
-      if (w == NONE || load<u32>(STAMP + (<usize>w << 2)) == i + 1) continue;
-      store<u32>(STAMP + (<usize>w << 2), i + 1);
-      bump(w, zero);
-      any = true;
-    }
-    if (any) bump(k, zero);
-    bump(k + 1, zero);
-  }
+  // pass 1: how many prices each group takes; pass 2: the prices, group after group (STARTS advances as it fills)
+  visit(n, k, includeVote, false);
   let at: u32 = 0;
   for (let g: u32 = 0; g < groups; g++) {
     store<u32>(STARTS + (<usize>g << 2), at);
     at += load<u32>(COUNTS + (<usize>g << 2));
   }
   store<u32>(STARTS + (<usize>groups << 2), at);
-  // pass 2: the prices, group after group (STARTS advances as it fills; STAMP marks again)
-  memory.fill(STAMP, 0, <usize>groups << 2);
-  for (let i: u32 = 0; i < n; i++) {
-    if (!counted(i, includeVote)) continue;
-    const price = load<u64>(priceAt + (<usize>i << 3));
-    let any = false;
-    const to = load<u32>(spanAt + (<usize>(i + 1) << 2));
-    for (let j = load<u32>(spanAt + (<usize>i << 2)); j < to; j++) {
-      const w = lookup(load<u32>(idAt + (<usize>j << 2)));
-      if (w == NONE || load<u32>(STAMP + (<usize>w << 2)) == i + 1) continue;
-      store<u32>(STAMP + (<usize>w << 2), i + 1);
-      put(w, price);
-      any = true;
-    }
-    if (any) put(k, price);
-    put(k + 1, price);
-  }
+  visit(n, k, includeVote, true);
   // STARTS[g] is now group g's end: its first value is the end minus its count
   for (let g: u32 = 0; g < groups; g++) {
     const count = load<u32>(COUNTS + (<usize>g << 2));
@@ -201,6 +170,34 @@ export function estimate(n: u32, k: u32, t: u32, includeVote: bool): Status {
     if (status != Status.OK) return status;
   }
   return Status.OK;
+}
+
+/**
+ * Each counted transaction joined to its groups (each wanted account it locks, once; any of them;
+ * all): counted into COUNTS and ZEROS, or (`fill`) its price written at STARTS.
+ */
+function visit(n: u32, k: u32, includeVote: bool, fill: bool): void {
+  memory.fill(STAMP, 0, <usize>(k + 2) << 2);
+  for (let i: u32 = 0; i < n; i++) {
+    if (!counted(i, includeVote)) continue;
+    const price = load<u64>(priceAt + (<usize>i << 3));
+    let any = false;
+    const to = load<u32>(spanAt + (<usize>(i + 1) << 2));
+    for (let j = load<u32>(spanAt + (<usize>i << 2)); j < to; j++) {
+      const w = lookup(load<u32>(idAt + (<usize>j << 2)));
+      if (w == NONE || load<u32>(STAMP + (<usize>w << 2)) == i + 1) continue;
+      store<u32>(STAMP + (<usize>w << 2), i + 1);
+      join(w, price, fill);
+      any = true;
+    }
+    if (any) join(k, price, fill);
+    join(k + 1, price, fill);
+  }
+}
+
+@inline function join(g: u32, price: u64, fill: bool): void {
+  if (fill) put(g, price);
+  else bump(g, price == 0 ? 1 : 0);
 }
 
 @inline function bump(g: u32, zero: u32): void {

@@ -83,6 +83,7 @@ export class DerivedKeys {
   private readonly k3: number;
   private readonly long = new Array<number>(44).fill(49);
   private readonly short = new Array<number>(43).fill(49);
+  private readonly state = new Rng(1, 0, 0, 0);
 
   /** Keys keyed by four words of `rng`. */
   constructor(rng: Rng) {
@@ -94,33 +95,18 @@ export class DerivedKeys {
 
   /** The key of (`a`, `b`), integers in [0, 2^32). */
   key(a: number, b: number): string {
-    // sfc32 (as prng.ts) from a state injective in (a, b), warmed up before the digits.
-    let sa = (a ^ this.k0) | 0;
-    let sb = (b ^ this.k1) | 0;
-    let sc = this.k2;
-    let sd = this.k3;
-    let t = 0;
-    for (let i = 0; i < 13; i++) {
-      t = (((sa + sb) | 0) + sd) | 0;
-      sd = (sd + 1) | 0;
-      sa = sb ^ (sb >>> 9);
-      sb = (sc + (sc << 3)) | 0;
-      sc = (sc << 21) | (sc >>> 11);
-      sc = (sc + t) | 0;
-    }
-    const long = (t >>> 0) < KEY_LONG_SHARE * 4294967296;
+    // sfc32 (prng.ts) from a state injective in (a, b)
+    const rng = this.state;
+    rng.reset(a ^ this.k0, b ^ this.k1, this.k2, this.k3);
+    let t = rng.u32();
+    const long = t < KEY_LONG_SHARE * 4294967296;
     const chars = long ? this.long : this.short;
     const length = chars.length;
-    const lead = Math.floor(((t >>> 0) % 1048576) / 1048576 * (long ? 16 : 54));
+    const lead = Math.floor((t % 1048576) / 1048576 * (long ? 16 : 54));
     chars[0] = CODES[long ? 1 + lead : 4 + lead];
     // Four digits a word: each 16-bit half scaled to a pair of digits (19 or 20 halves a pair: nearly uniform).
     for (let pos = 1; pos < length; pos += 4) {
-      t = (((sa + sb) | 0) + sd) | 0;
-      sd = (sd + 1) | 0;
-      sa = sb ^ (sb >>> 9);
-      sb = (sc + (sc << 3)) | 0;
-      sc = (sc << 21) | (sc >>> 11);
-      sc = (sc + t) | 0;
+      t = rng.u32();
       const high = ((t >>> 16) * 3364) >>> 16;
       const low = ((t & 0xffff) * 3364) >>> 16;
       chars[pos] = PAIR_FIRST[high];

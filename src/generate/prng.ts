@@ -46,10 +46,17 @@ export class Rng {
 
   /** A stream from four u32 state words (not all zero). */
   constructor(a: number, b: number, c: number, d: number) {
+    this.a = this.b = this.c = this.d = 0;
+    this.reset(a, b, c, d);
+  }
+
+  /** Starts the stream of four state words again (warmed up as a new one is). */
+  reset(a: number, b: number, c: number, d: number): void {
     this.a = a | 0;
     this.b = b | 0;
     this.c = c | 0;
     this.d = d | 0;
+    this.hasSpare = false;
     for (let i = 0; i < 15; i++) this.u32();
   }
 
