@@ -29,16 +29,20 @@ interface AccountKernelExports {
   recent(b: number, k: number): number;
 }
 
-/** Transactions of consecutive blocks with their write-locked accounts (ids of one dictionary). */
-export interface AccountTransactions {
+/**
+ * Blocks [from, to) of resident transactions with their write-locked accounts (ids of one
+ * dictionary): transaction i locks ids[spans[i]..spans[i + 1]), block j is transactions
+ * [blocks[j], blocks[j + 1]). The kernels read several such parts as one run of blocks, in order.
+ */
+export interface AccountBlocks {
   readonly price: BigUint64Array;
   readonly limit: Uint32Array;
   readonly vote: Uint8Array;
-  /** Transaction i locks ids[spans[i]..spans[i + 1]). */
   readonly spans: Uint32Array;
   readonly ids: Uint32Array;
-  /** Block j is transactions [blocks[j], blocks[j + 1]). */
   readonly blocks: Uint32Array;
+  readonly from: number;
+  readonly to: number;
 }
 
 /** The tiers of one group of transactions. */
@@ -63,20 +67,51 @@ function kernels(): AccountKernelExports {
   return (instance ??= new WebAssembly.Instance(new WebAssembly.Module(wasmBytes()), {}).exports as unknown as AccountKernelExports);
 }
 
-/** Copies the transactions in (after reserving, which may grow and detach the memory). */
-function load(k: AccountKernelExports, tx: AccountTransactions, wanted: Uint32Array): ArrayBuffer {
-  const n = tx.price.length;
+/**
+ * Copies the parts in, one after another, their offsets rebased (after reserving, which may grow and
+ * detach the memory); returns the buffer and the transactions and blocks written.
+ */
+function load(k: AccountKernelExports, parts: readonly AccountBlocks[], wanted: Uint32Array): { buffer: ArrayBuffer; n: number; b: number } {
   if (wanted.length > k.maxWanted()) throw new Error(`accounts kernels: ${wanted.length} accounts, at most ${k.maxWanted()}`);
-  checkStatus('accounts.reserve', k.reserve(n, tx.ids.length, tx.blocks.length - 1));
+  let n = 0;
+  let m = 0;
+  let b = 0;
+  for (const p of parts) {
+    const first = p.blocks[p.from]!;
+    const last = p.blocks[p.to]!;
+    n += last - first;
+    m += p.spans[last]! - p.spans[first]!;
+    b += p.to - p.from;
+  }
+  checkStatus('accounts.reserve', k.reserve(n, m, b));
   const { buffer } = k.memory;
-  new BigUint64Array(buffer, k.pricePtr(), n).set(tx.price);
-  new Uint32Array(buffer, k.limitPtr(), n).set(tx.limit);
-  new Uint8Array(buffer, k.votePtr(), n).set(tx.vote);
-  new Uint32Array(buffer, k.spanPtr(), n + 1).set(tx.spans);
-  new Uint32Array(buffer, k.idPtr(), tx.ids.length).set(tx.ids);
-  new Uint32Array(buffer, k.blockPtr(), tx.blocks.length).set(tx.blocks);
+  const price = new BigUint64Array(buffer, k.pricePtr(), n);
+  const limit = new Uint32Array(buffer, k.limitPtr(), n);
+  const vote = new Uint8Array(buffer, k.votePtr(), n);
+  const spans = new Uint32Array(buffer, k.spanPtr(), n + 1);
+  const ids = new Uint32Array(buffer, k.idPtr(), m);
+  const blocks = new Uint32Array(buffer, k.blockPtr(), b + 1);
+  let row = 0;
+  let id = 0;
+  let block = 0;
+  for (const p of parts) {
+    const first = p.blocks[p.from]!;
+    const last = p.blocks[p.to]!;
+    price.set(p.price.subarray(first, last), row);
+    limit.set(p.limit.subarray(first, last), row);
+    vote.set(p.vote.subarray(first, last), row);
+    const idFirst = p.spans[first]!;
+    ids.set(p.ids.subarray(idFirst, p.spans[last]!), id);
+    for (let i = first; i < last; i++) spans[row + i - first] = id + p.spans[i]! - idFirst;
+    for (let j = p.from; j < p.to; j++) blocks[block + j - p.from] = row + p.blocks[j]! - first;
+    row += last - first;
+    id += p.spans[last]! - idFirst;
+    block += p.to - p.from;
+  }
+  spans[n] = m;
+  blocks[b] = n;
   new Uint32Array(buffer, k.wantedPtr(), wanted.length).set(wanted);
-  return buffer;
+  return { buffer, n, b };
 }
 
 /**
@@ -84,12 +119,12 @@ function load(k: AccountKernelExports, tx: AccountTransactions, wanted: Uint32Ar
  * groups: each wanted account's transactions (0..k-1), those locking any of them (k), and all (k + 1).
  * Votes count only when `includeVote`. `wanted` holds distinct ids (NO_ID for unknown keys).
  */
-export function accountTiers(tx: AccountTransactions, wanted: Uint32Array, millis: readonly number[], includeVote: boolean): GroupTiers[] {
+export function accountTiers(parts: readonly AccountBlocks[], wanted: Uint32Array, millis: readonly number[], includeVote: boolean): GroupTiers[] {
   const k = kernels();
   if (millis.length > k.maxTiers()) throw new Error(`accounts kernels: ${millis.length} percentiles, at most ${k.maxTiers()}`);
-  const buffer = load(k, tx, wanted);
+  const { buffer, n } = load(k, parts, wanted);
   new Uint32Array(buffer, k.millisPtr(), millis.length).set(millis);
-  checkStatus('accounts.estimate', k.estimate(tx.price.length, wanted.length, millis.length, includeVote ? 1 : 0));
+  checkStatus('accounts.estimate', k.estimate(n, wanted.length, millis.length, includeVote ? 1 : 0));
   const groups = wanted.length + 2;
   const counts = new Uint32Array(buffer, k.countsPtr(), groups);
   const zeros = new Uint32Array(buffer, k.zerosPtr(), groups);
@@ -102,10 +137,9 @@ export function accountTiers(tx: AccountTransactions, wanted: Uint32Array, milli
 }
 
 /** Per block: the fee Solana's prioritization fee cache reports for the wanted accounts (see assembly/accounts). */
-export function recentBlockFees(tx: AccountTransactions, wanted: Uint32Array): BlockFee[] {
+export function recentBlockFees(parts: readonly AccountBlocks[], wanted: Uint32Array): BlockFee[] {
   const k = kernels();
-  const buffer = load(k, tx, wanted);
-  const b = tx.blocks.length - 1;
+  const { buffer, b } = load(k, parts, wanted);
   checkStatus('accounts.recent', k.recent(b, wanted.length));
   const fees = new BigUint64Array(buffer, k.outPtr(), b);
   const present = new Uint8Array(buffer, k.outPtr() + b * 8, b);

@@ -6,7 +6,7 @@
  * block, by the same computation.
  */
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import { accountTiers, NO_ID, recentBlockFees, type AccountTransactions } from '../kernels/accounts.js';
+import { accountTiers, NO_ID, recentBlockFees, type AccountBlocks } from '../kernels/accounts.js';
 import type { Params } from '../rpc/params.js';
 import { recordId } from '../schema/ids.js';
 import { BlockFees, TIERS, type PrioritizationFeeRecord, type PriorityFeeEstimateRecord } from '../schema/records.js';
@@ -14,7 +14,7 @@ import { recordTableName } from '../store/ddl.js';
 import { prunedHistory } from '../store/retention.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
-import type { ResidentTransactions } from '../store/transaction-segments.js';
+import type { SegmentRange } from '../store/transaction-segments.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import type { BlockRef } from './store-queries.js';
 
@@ -39,10 +39,10 @@ export interface LocalFeeQuery {
 /** Where the lookback ends: as of a time (`at`, the newest block before it), after a block (a stream), or live. */
 type Horizon = { readonly at: bigint } | { readonly slot: bigint } | undefined;
 
-/** The lookback's blocks (ascending) and their transactions. */
+/** The lookback's blocks (ascending) and where the store holds their transactions. */
 interface Lookback {
   readonly blocks: readonly BlockRef[];
-  readonly resident: ResidentTransactions;
+  readonly ranges: readonly SegmentRange[];
 }
 
 /** The newest `n` blocks with transactions up to the horizon, read from the store (queued after any commit published before). */
@@ -55,17 +55,18 @@ async function lookback(store: Store, n: number, horizon: Horizon): Promise<Look
   const blocks = rows.reverse().map((r) => ({ slot: r.slot as bigint, timestamp: r.timestamp as bigint }));
   const held = store.prunedBefore;
   if (held !== undefined && blocks[0]!.timestamp < held) throw prunedHistory('at', 'transactions', { from: blocks[0]!.timestamp }, held);
-  return { blocks, resident: await store.transactions(blocks[0]!.slot, blocks.at(-1)!.slot) };
+  return { blocks, ranges: await store.transactionRanges(blocks[0]!.slot, blocks.at(-1)!.slot) };
 }
 
-/** The kernels' view of resident transactions, and the accounts as ids of their dictionary. */
-function kernelInput(resident: ResidentTransactions, accounts: readonly string[]): [AccountTransactions, Uint32Array] {
-  const { columns, accounts: spans } = resident;
-  const wanted = Uint32Array.from(accounts, (key) => spans.keys.find(key) ?? NO_ID);
-  return [{
+/** The kernels' view of the held blocks (no copy), and the accounts as ids of their dictionary. */
+function kernelInput(ranges: readonly SegmentRange[], accounts: readonly string[]): [AccountBlocks[], Uint32Array] {
+  const keys = ranges[0]?.segment.accounts.keys;
+  const wanted = Uint32Array.from(accounts, (key) => keys?.find(key) ?? NO_ID);
+  const parts = ranges.map(({ segment: { columns, accounts: spans }, from, to }) => ({
     price: columns.computeUnitPrice, limit: columns.computeUnitLimit, vote: columns.isVote,
-    spans: spans.offsets, ids: spans.ids, blocks: columns.offsets,
-  }, wanted];
+    spans: spans.offsets, ids: spans.ids, blocks: columns.offsets, from, to,
+  }));
+  return [parts, wanted];
 }
 
 /** The higher of two prices, either possibly unknown. */
@@ -86,7 +87,7 @@ export class LocalFeeMarkets implements ChunkObserver {
     const store = this.store();
     const span = store && (await lookback(store, query.lookback, horizon));
     if (!span) return [];
-    const [input, wanted] = kernelInput(span.resident, query.accounts);
+    const [input, wanted] = kernelInput(span.ranges, query.accounts);
     const groups = accountTiers(input, wanted, TIER_MILLIS, query.includeVote);
     const newest = span.blocks.at(-1)!;
     const global = groups.at(-1)!;
@@ -113,10 +114,10 @@ export class LocalFeeMarkets implements ChunkObserver {
     const store = this.store();
     const span = store && (await lookback(store, query.lookback, horizon));
     if (!span) return [];
-    const [input, wanted] = kernelInput(span.resident, query.accounts);
+    const [input, wanted] = kernelInput(span.ranges, query.accounts);
     const fees = recentBlockFees(input, wanted);
     const times = new Map(span.blocks.map((b) => [b.slot, b.timestamp]));
-    const slots = span.resident.columns.slots;
+    const slots = span.ranges.flatMap(({ segment, from, to }) => segment.columns.slots.slice(from, to));
     const key = [...query.accounts].sort().join(',');
     const out: PrioritizationFeeRecord[] = [];
     for (let j = slots.length - 1; j >= 0; j--) {

@@ -20,7 +20,7 @@ import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
 import type { AccountKeys } from './account-keys.js';
-import { TransactionSegments, type ResidentTransactions } from './transaction-segments.js';
+import { TransactionSegments, type ResidentTransactions, type SegmentRange } from './transaction-segments.js';
 
 /**
  * One unit's canonical rows: Arrow IPC (stream or file) per table stored in DuckDB-WASM, columns
@@ -198,6 +198,11 @@ export class Store {
   /** The transactions of slots first..last (inclusive), by (slot, index), as resident; queued like every other call. */
   transactions(first: bigint, last: bigint): Promise<ResidentTransactions> {
     return this.#exclusive(async () => this.#transactions.between(first, last));
+  }
+
+  /** The same transactions as `transactions`, as the ranges of blocks the store holds them in (no copy). */
+  transactionRanges(first: bigint, last: bigint): Promise<SegmentRange[]> {
+    return this.#exclusive(async () => this.#transactions.ranges(first, last));
   }
 
   /** Any read query as plain rows, queued like every other call (build SQL with the `sql.ts` helpers). */

@@ -26,6 +26,13 @@ export interface AccountSpans {
   readonly ids: Uint32Array;
 }
 
+/** Blocks [from, to) of a segment, as held (a reader that copies what it needs takes these, not a concatenation). */
+export interface SegmentRange {
+  readonly segment: ResidentTransactions;
+  readonly from: number;
+  readonly to: number;
+}
+
 /** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
 export interface ResidentTransactions {
   /** The fee columns of every transaction, per block, ordered by (slot, index). */
@@ -289,15 +296,22 @@ export class TransactionSegments {
 
   /** The transactions of slots first..last (inclusive), ordered by (slot, index). */
   between(first: bigint, last: bigint): ResidentTransactions {
-    const parts: ResidentTransactions[] = [];
+    const parts = this.ranges(first, last).map(({ segment, from, to }) =>
+      from === 0 && to === segment.columns.slots.length ? segment : sliceBlocks(segment, from, to));
+    return parts.length === 0 ? EMPTY : concatBlocks(parts);
+  }
+
+  /** The blocks of slots first..last (inclusive) where they are held, in slot order: no copy. */
+  ranges(first: bigint, last: bigint): SegmentRange[] {
+    const out: SegmentRange[] = [];
     for (const segment of this.#segments) {
       const slots = segment.columns.slots;
       if (slots[slots.length - 1]! < first || slots[0]! > last) continue;
       const from = lowerBound(slots, first);
       const to = lowerBound(slots, last + 1n);
-      if (to > from) parts.push(from === 0 && to === slots.length ? segment : sliceBlocks(segment, from, to));
+      if (to > from) out.push({ segment, from, to });
     }
-    return parts.length === 0 ? EMPTY : concatBlocks(parts);
+    return out;
   }
 
   /** Drops the transactions of slots <= `last`; the account keys too once most are no longer used. */
