@@ -1,5 +1,7 @@
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
+import { encodeBase58 } from '../../src/schema/base58.js';
+import type { AccountKeys } from '../../src/store/account-keys.js';
 import { residentTransactions, TransactionSegments, type ResidentTransactions } from '../../src/store/transaction-segments.js';
 import { canonicalIPC, generateBlock } from './fixtures.js';
 
@@ -46,5 +48,46 @@ describe('TransactionSegments', () => {
     expect(segments.rows).toBe(3);
     segments.pruneThrough(10n);
     expect(segments.rows).toBe(0);
+  });
+});
+
+describe('the write-locked accounts of the resident transactions', () => {
+  /** A commit of one transaction per slot, each locking the given keys; keys written as base58 of 32 bytes. */
+  const key = (n: number) => encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 7 + i)));
+  const commit = (slots: bigint[], lists: string[][], keys: AccountKeys) => {
+    const txs = slots.map((slot, i) => ({ ...generateBlock(slot, 1).transactions[0]!, writable_accounts: lists[i]! }));
+    return residentTransactions(tableFromIPC(canonicalIPC('transactions', txs)), keys);
+  };
+  /** Every transaction's keys, read back through its dictionary. */
+  const listsOf = (r: ResidentTransactions) => Array.from({ length: r.accounts.offsets.length - 1 }, (_, i) =>
+    Array.from(r.accounts.ids.subarray(r.accounts.offsets[i]!, r.accounts.offsets[i + 1]!), (id) => r.accounts.keys.keyOf(id)));
+
+  it('keeps each transaction its keys through slices, concatenation, retention and the compaction of the dictionary', () => {
+    const segments = new TransactionSegments();
+    // 70,000 keys in the old blocks (past the compaction threshold), a few shared with the new ones
+    const oldSlots = Array.from({ length: 700 }, (_, i) => BigInt(i + 1));
+    const oldLists = oldSlots.map((_, i) => Array.from({ length: 100 }, (_, j) => key(i * 100 + j)));
+    segments.append(commit(oldSlots, oldLists, segments.keys));
+    const held = segments.between(600n, 700n); // a reader holding blocks before the compaction
+    const heldLists = listsOf(held);
+    const newSlots = [800n, 801n, 802n];
+    const newLists = [[key(5), key(123_456)], [], [key(123_456), key(69_999), key(5)]];
+    segments.append(commit(newSlots, newLists, segments.keys));
+    expect(segments.keys.size).toBe(70_001);
+
+    segments.pruneThrough(700n);
+    expect(segments.keys.size).toBe(3); // compacted: only the keys still locked are left
+    expect(listsOf(segments.between(0n, 1000n))).toEqual(newLists);
+    expect(listsOf(held)).toEqual(heldLists); // the reader's ids and dictionary are untouched
+    expect(heldLists[0]).toEqual(oldLists[599]);
+
+    // a commit interned into the dictionary before it was compacted moves to the new one when appended
+    const before = segments.keys;
+    const late = commit([900n], [[key(5), key(42)]], before);
+    segments.append(commit([850n], [Array.from({ length: 70_000 }, (_, j) => key(200_000 + j))], segments.keys));
+    segments.pruneThrough(850n);
+    expect(segments.keys).not.toBe(before);
+    segments.append(late);
+    expect(listsOf(segments.between(0n, 1000n))).toEqual([[key(5), key(42)]]);
   });
 });
