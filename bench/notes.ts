@@ -57,12 +57,13 @@ function e2eStages(f: Figure): string {
     'database writes in its own thread.';
 }
 
-const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). Moving the column checks to the kernel worker beside ' +
-  'Parquet decoding was tried and measured no faster (interleaved runs, 1.00x wall): the serving thread\'s time is spread thin, so ' +
-  'what is left is fewer objects per block (top-list entries, block ' +
-  'statistics and stream updates as typed columns: most of the garbage collection); more of the methods\' history computed on ' +
-  'first ask (block fees and closed fee windows are still made per block at load; candle books are made per width when asked). The peers show the ' +
-  'budget: they read only the columns the answers need, vectorized, on every core.';
+const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). The serving thread\'s time is spread thin: moving the ' +
+  'column checks to the kernel worker beside Parquet decoding measured 5-8% slower (the worker\'s decoding is on the critical path), so ' +
+  'what is left is work off the serving thread with a decode worker of its own (the checks, and interning the write-locked accounts: ' +
+  'since the dumps carry them, about a quarter of a load\'s serving-thread time, 1.35x the load without them); fewer objects per block ' +
+  '(top-list entries, block statistics and stream updates as typed columns: most of the garbage collection); more of the methods\' ' +
+  'history computed on first ask (block fees and closed fee windows are still made per block at load). The peers show the ' +
+  'budget: they read only the columns the answers need (not the accounts), vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
