@@ -236,13 +236,19 @@ const QUERIES: Query[] = (() => {
   });
 })();
 
-describe('local fee markets on seeded synthetic blocks', () => {
-  let engine: Engine;
+/** An engine fed every block before the tests of the describe that calls this, closed after them. */
+function fedEngine(): { engine: Engine } {
+  const fed = {} as { engine: Engine };
   beforeAll(async () => {
-    engine = await createEngine({ minSamples: MIN_SAMPLES });
-    await feed(engine);
+    fed.engine = await createEngine({ minSamples: MIN_SAMPLES });
+    await feed(fed.engine);
   }, 120_000);
-  afterAll(() => engine?.close());
+  afterAll(() => fed.engine?.close());
+  return fed;
+}
+
+describe('local fee markets on seeded synthetic blocks', () => {
+  const fed = fedEngine();
 
   it('the data covers the edge cases the queries are meant to meet', () => {
     const txs = BLOCKS.flatMap((b) => b.txs);
@@ -282,7 +288,7 @@ describe('local fee markets on seeded synthetic blocks', () => {
 
   it('an estimate has the record fields in schema order, its ids distinct and stable', async () => {
     const params = { accounts: [HOT[0], NEVER, BIG], lookback_slots: 7 };
-    const first = await callAny(engine, ESTIMATE, params);
+    const first = await callAny(fed.engine, ESTIMATE, params);
     expect(first).toHaveLength(5);
     expect(Object.keys(first[0]!)).toEqual([
       'id', 'scope', 'slot', 'timestamp', 'first_slot', 'lookback_slots', 'tx_count', 'no_priority_tx_count', 'is_valid',
@@ -291,20 +297,20 @@ describe('local fee markets on seeded synthetic blocks', () => {
     expect(first.map((r) => r.scope)).toEqual(['combined', HOT[0], NEVER, BIG, 'global']);
     expect(new Set(first.map((r) => r.id)).size).toBe(first.length);
     for (const r of first) expect(Number.isSafeInteger(r.id)).toBe(true);
-    expect(await callAny(engine, ESTIMATE, params)).toEqual(first);
-    const recent = await callAny(engine, RECENT, { accounts: [HOT[0], BIG] });
+    expect(await callAny(fed.engine, ESTIMATE, params)).toEqual(first);
+    const recent = await callAny(fed.engine, RECENT, { accounts: [HOT[0], BIG] });
     expect(Object.keys(recent[0]!)).toEqual(['id', 'slot', 'timestamp', 'prioritization_fee']);
     expect(new Set(recent.map((r) => r.id)).size).toBe(recent.length);
-    expect(await callAny(engine, RECENT, { accounts: [HOT[0], BIG] })).toEqual(recent);
+    expect(await callAny(fed.engine, RECENT, { accounts: [HOT[0], BIG] })).toEqual(recent);
   });
 
   it('the lookback holds only blocks with transactions, vote-only ones included; recent skips those', async () => {
     const withTxs = BLOCKS.filter((b) => b.txs.length > 0);
-    const [global] = (await callAny(engine, ESTIMATE, { accounts: [NEVER] })).slice(-1);
+    const [global] = (await callAny(fed.engine, ESTIMATE, { accounts: [NEVER] })).slice(-1);
     expect(global).toMatchObject({
       scope: 'global', lookback_slots: String(withTxs.length), first_slot: String(withTxs[0]!.slot), slot: String(withTxs.at(-1)!.slot),
     });
-    const recent = await callAny(engine, RECENT, {});
+    const recent = await callAny(fed.engine, RECENT, {});
     const slots = recent.map((r) => r.slot);
     for (const b of VOTES_ONLY) expect(slots).not.toContain(String(BLOCKS[b]!.slot));
     for (const b of EMPTY) expect(slots).not.toContain(String(BLOCKS[b]!.slot));
@@ -314,39 +320,39 @@ describe('local fee markets on seeded synthetic blocks', () => {
     const at = voteBlock.timestamp + 1n;
     expect(lookbackBlocks(BLOCKS, 1, at).map((b) => b.slot)).toEqual([voteBlock.slot]);
     const q = { lookback_slots: 1, at: wireTime(at) };
-    expect(await callAny(engine, RECENT, q)).toEqual([]);
+    expect(await callAny(fed.engine, RECENT, q)).toEqual([]);
     const locking = String(voteBlock.txs.filter((t) => t.writable?.includes(VOTE_ONLY)).length);
     expect(Number(locking)).toBeGreaterThan(0);
-    const votes = await callAny(engine, ESTIMATE, { ...q, accounts: [VOTE_ONLY], include_vote: true });
+    const votes = await callAny(fed.engine, ESTIMATE, { ...q, accounts: [VOTE_ONLY], include_vote: true });
     expect(votes.map((r) => [r.scope, r.tx_count, r.lookback_slots])).toEqual([
       ['combined', locking, '1'], [VOTE_ONLY, locking, '1'], ['global', String(voteBlock.txs.length), '1'],
     ]);
     // without votes nothing is counted, not even globally: every price null, recommended too
-    const none = await callAny(engine, ESTIMATE, { ...q, accounts: [VOTE_ONLY] });
+    const none = await callAny(fed.engine, ESTIMATE, { ...q, accounts: [VOTE_ONLY] });
     expect(none).toHaveLength(3);
     for (const r of none) expect(r).toMatchObject({ tx_count: '0', is_valid: false, medium_price: null, recommended_price: null, slot: String(voteBlock.slot) });
     expect(withoutIds(none)).toEqual(expectedEstimate({ accounts: [VOTE_ONLY], lookback_slots: 1, at }));
   });
 
   it('an account never locked, and one locked by votes only', async () => {
-    const [combined, never, voteOnly, global] = await callAny(engine, ESTIMATE, { accounts: [NEVER, VOTE_ONLY] });
+    const [combined, never, voteOnly, global] = await callAny(fed.engine, ESTIMATE, { accounts: [NEVER, VOTE_ONLY] });
     for (const r of [combined, never, voteOnly]) {
       expect(r).toMatchObject({ tx_count: '0', no_priority_tx_count: '0', is_valid: false, min_price: null, medium_price: null, max_price: null });
       expect(r!.recommended_price).toBe(global!.medium_price);
     }
-    const withVotes = await callAny(engine, ESTIMATE, { accounts: [NEVER, VOTE_ONLY], include_vote: true });
+    const withVotes = await callAny(fed.engine, ESTIMATE, { accounts: [NEVER, VOTE_ONLY], include_vote: true });
     expect(Number(withVotes[2]!.tx_count)).toBeGreaterThan(0);
     expect(withVotes[1]!.tx_count).toBe('0');
     expect(withoutIds(withVotes)).toEqual(expectedEstimate({ accounts: [NEVER, VOTE_ONLY], include_vote: true }));
   });
 
   it('prices above 2^53 are exact in every tier', async () => {
-    const answer = await callAny(engine, ESTIMATE, { accounts: [BIG] });
+    const answer = await callAny(fed.engine, ESTIMATE, { accounts: [BIG] });
     expect(withoutIds(answer)).toEqual(expectedEstimate({ accounts: [BIG] }));
     for (const tier of ['min_price', 'low_price', 'medium_price', 'high_price', 'very_high_price', 'max_price']) {
       expect(BigInt(answer[1]![tier])).toBeGreaterThan(TWO_53);
     }
-    expect(withoutIds(await callAny(engine, RECENT, { accounts: [BIG] }))).toEqual(expectedRecent({ accounts: [BIG] }));
+    expect(withoutIds(await callAny(fed.engine, RECENT, { accounts: [BIG] }))).toEqual(expectedRecent({ accounts: [BIG] }));
   });
 
   it('128 accounts (the most), the given order kept; recent is the same whatever the order', async () => {
@@ -354,30 +360,30 @@ describe('local fee markets on seeded synthetic blocks', () => {
     const many = shuffle([...CANDIDATES, ...COLD.slice(2, 40), ...Array.from({ length: 128 - CANDIDATES.length - 38 }, () => newKey(r))], r);
     expect(many).toHaveLength(128);
     expect(new Set(many).size).toBe(128);
-    const estimate = await callAny(engine, ESTIMATE, { accounts: many, include_vote: true });
+    const estimate = await callAny(fed.engine, ESTIMATE, { accounts: many, include_vote: true });
     expect(estimate.map((x) => x.scope)).toEqual(['combined', ...many, 'global']);
     expect(withoutIds(estimate)).toEqual(expectedEstimate({ accounts: many, include_vote: true }));
-    const recent = await callAny(engine, RECENT, { accounts: many });
+    const recent = await callAny(fed.engine, RECENT, { accounts: many });
     expect(withoutIds(recent)).toEqual(expectedRecent({ accounts: many }));
-    expect(await callAny(engine, RECENT, { accounts: [...many].reverse() })).toEqual(recent);
+    expect(await callAny(fed.engine, RECENT, { accounts: [...many].reverse() })).toEqual(recent);
   });
 
   it('recent without accounts (omitted or []) is the block minimum', async () => {
-    const omitted = await callAny(engine, RECENT, {});
-    expect(await callAny(engine, RECENT, { accounts: [] })).toEqual(omitted);
+    const omitted = await callAny(fed.engine, RECENT, {});
+    expect(await callAny(fed.engine, RECENT, { accounts: [] })).toEqual(omitted);
     expect(withoutIds(omitted)).toEqual(expectedRecent({}));
-    expect(withoutIds(await callAny(engine, RECENT, { lookback_slots: 5, at: wireTime(BLOCKS[24]!.timestamp) }))).toEqual(
+    expect(withoutIds(await callAny(fed.engine, RECENT, { lookback_slots: 5, at: wireTime(BLOCKS[24]!.timestamp) }))).toEqual(
       expectedRecent({ lookback_slots: 5, at: BLOCKS[24]!.timestamp }),
     );
   });
 
   describe.each(QUERIES.map((q, i) => [i, q] as const))('random query %i', (_i, q) => {
     it(`estimate ${label(q)}`, async () => {
-      const got = await callAny(engine, ESTIMATE, wireParams(q, ESTIMATE));
+      const got = await callAny(fed.engine, ESTIMATE, wireParams(q, ESTIMATE));
       expect(withoutIds(got)).toEqual(expectedEstimate(q));
     });
     it(`recent ${label(q)}`, async () => {
-      const got = await callAny(engine, RECENT, wireParams(q, RECENT));
+      const got = await callAny(fed.engine, RECENT, wireParams(q, RECENT));
       expect(withoutIds(got)).toEqual(expectedRecent(q));
     });
   });
@@ -395,7 +401,7 @@ describe('local fee markets on seeded synthetic blocks', () => {
             { accounts: [VOTE_ONLY, HOT[1]!], lookback_slots: 1, include_vote: true },
           ] as Query[]) {
             for (const method of [ESTIMATE, RECENT]) {
-              const asOf = await callAny(engine, method, wireParams({ ...q, at }, method));
+              const asOf = await callAny(fed.engine, method, wireParams({ ...q, at }, method));
               expect(asOf.length).toBeGreaterThan(0);
               expect(asOf, `${method} ${label(q)}`).toEqual(await callAny(live, method, wireParams(q, method)));
             }
@@ -500,12 +506,7 @@ const V0: Message = {
 };
 
 describe('params and the transaction parameter', () => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await createEngine({ minSamples: MIN_SAMPLES });
-    await feed(engine);
-  }, 120_000);
-  afterAll(() => engine?.close());
+  const fed = fedEngine();
 
   const tooMany = Array.from({ length: 129 }, (_, i) => newKey(mulberry32(1000 + i)));
   const legacyBytes = serialize(LEGACY, 1);
@@ -546,19 +547,19 @@ describe('params and the transaction parameter', () => {
     ['recent: transaction is not its param', RECENT, { transaction: base64(legacyBytes) }, 'transaction'],
     ['params not an object', ESTIMATE, [HOT[0]] as unknown as Record<string, unknown>, 'params'],
   ])('%s: -32602', async (_name, method, params, param) => {
-    const error = await rejection(engine, method, params);
+    const error = await rejection(fed.engine, method, params);
     expect(error.code).toBe(-32602);
     if (param !== undefined) expect(error.data?.param).toBe(param);
   });
 
   it('accepts the boundaries: lookback 1 and 150, include_vote false, 128 accounts on recent, none on recent', async () => {
     for (const q of [{ accounts: [HOT[0]!], lookback_slots: 1 }, { accounts: [HOT[0]!], lookback_slots: 150, include_vote: false }] as Query[]) {
-      expect(withoutIds(await callAny(engine, ESTIMATE, wireParams(q, ESTIMATE)))).toEqual(expectedEstimate(q));
+      expect(withoutIds(await callAny(fed.engine, ESTIMATE, wireParams(q, ESTIMATE)))).toEqual(expectedEstimate(q));
     }
     const r = mulberry32(3);
     const accounts = [...HOT, ...Array.from({ length: 125 }, () => newKey(r))];
-    expect(withoutIds(await callAny(engine, RECENT, { accounts, lookback_slots: 150 }))).toEqual(expectedRecent({ accounts }));
-    expect(withoutIds(await callAny(engine, RECENT, { lookback_slots: 1 }))).toEqual(expectedRecent({ lookback_slots: 1 }));
+    expect(withoutIds(await callAny(fed.engine, RECENT, { accounts, lookback_slots: 150 }))).toEqual(expectedRecent({ accounts }));
+    expect(withoutIds(await callAny(fed.engine, RECENT, { lookback_slots: 1 }))).toEqual(expectedRecent({ lookback_slots: 1 }));
   });
 
   it('the hand-built transactions lock what the reference decoder says (checks the builder)', () => {
@@ -577,12 +578,12 @@ describe('params and the transaction parameter', () => {
   it.each(CASES)('%s: base64 and base58 estimate as its write-locked accounts', async (_name, message, writable) => {
     const wire = serialize(message, 7);
     for (const extra of [{}, { lookback_slots: 5, include_vote: true }, { lookback_slots: 17, at: wireTime(BLOCKS[28]!.timestamp) }]) {
-      const byAccounts = await callAny(engine, ESTIMATE, { accounts: writable, ...extra });
+      const byAccounts = await callAny(fed.engine, ESTIMATE, { accounts: writable, ...extra });
       expect(byAccounts.map((r) => r.scope)).toEqual(['combined', ...writable, 'global']);
-      expect(await callAny(engine, ESTIMATE, { transaction: base64(wire), ...extra })).toEqual(byAccounts);
-      expect(await callAny(engine, ESTIMATE, { transaction: base58(wire), ...extra })).toEqual(byAccounts);
+      expect(await callAny(fed.engine, ESTIMATE, { transaction: base64(wire), ...extra })).toEqual(byAccounts);
+      expect(await callAny(fed.engine, ESTIMATE, { transaction: base58(wire), ...extra })).toEqual(byAccounts);
     }
-    expect(withoutIds(await callAny(engine, ESTIMATE, { transaction: base58(wire) }))).toEqual(expectedEstimate({ accounts: writable }));
+    expect(withoutIds(await callAny(fed.engine, ESTIMATE, { transaction: base58(wire) }))).toEqual(expectedEstimate({ accounts: writable }));
   });
 
   // BUG (found by this test; src/ not changed): a transaction whose static keys list an account twice
@@ -594,7 +595,7 @@ describe('params and the transaction parameter', () => {
     const wire = serialize({ header: [1, 0, 1], keys: [HOT[0]!, WARM[1]!, HOT[0]!, PROGRAMS[0]!], instructions: [{ program: 3, accounts: [0, 1, 2], data: [] }] }, 11);
     let got: Wire[] | undefined;
     try {
-      got = await callAny(engine, ESTIMATE, { transaction: base64(wire) });
+      got = await callAny(fed.engine, ESTIMATE, { transaction: base64(wire) });
     } catch (error) {
       expect((error as { code: number }).code).toBe(-32602);
       return;
@@ -606,7 +607,7 @@ describe('params and the transaction parameter', () => {
   it('a transaction that locks nothing answers the combined and global scopes only', async () => {
     // a single read-only signer invoking the System program
     const wire = serialize({ header: [1, 1, 1], keys: [SIGNERS[2]!, '11111111111111111111111111111111'], instructions: [{ program: 1, accounts: [0], data: [] }] }, 9);
-    const got = await callAny(engine, ESTIMATE, { transaction: base64(wire) });
+    const got = await callAny(fed.engine, ESTIMATE, { transaction: base64(wire) });
     expect(got.map((r) => r.scope)).toEqual(['combined', 'global']);
     expect(withoutIds(got)).toEqual(expectedEstimate({ accounts: [] }));
   });
