@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { chartVariances } from '../../bench/browser/page-load.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateBlocks } from '../../src/generate/market.js';
 import { writeDump } from '../../src/generate/write-dump.js';
+import { hotAccounts } from '../helpers/hot-accounts.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { serveStaticFiles, type StaticFilesServer } from '../../src/server/static-files.js';
@@ -26,6 +28,8 @@ const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../test-results/app/', import.meta.url));
 const TIMEOUT = 180_000;
 const FORMATS = { blocks: 'arrow', transactions: 'parquet', trades: 'ndjson', tokens: 'csv' } as const;
+/** The generated market the page loads. */
+const APP_MARKET = { minutes: 3, txPerBlock: 60, seed: 'app' } as const;
 const EXTENSIONS = { parquet: 'parquet', ndjson: 'ndjson', csv: 'csv', arrow: 'arrow' } as const;
 
 type Query = { method: string; params: Record<string, unknown> };
@@ -54,7 +58,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     if (!existsSync(join(APP_DIR, 'index.html'))) throw new Error(`${APP_DIR}index.html is missing: run npm run build`);
     mkdirSync(SHOTS, { recursive: true });
     dumpDir = await mkdtemp(join(tmpdir(), 'chainlens-app-'));
-    await writeDump({ minutes: 3, txPerBlock: 60, seed: 'app' }, (table) =>
+    await writeDump(APP_MARKET, (table) =>
       createTableFileWriter(join(dumpDir, `${table}.${EXTENSIONS[FORMATS[table]]}`), FORMATS[table], table));
     dumpFiles = readdirSync(dumpDir).map((f) => join(dumpDir, f));
     blockFiles = ['blocks', 'more-blocks'].flatMap((dir) =>
@@ -208,6 +212,15 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     await page.selectOption('select[name=fee-source]', '1m');
     const windows = await answered('fees', 0, (r) => r.bands?.method === 'chain::priorityfee::fee');
     await expectShown('fees', 'bands', windows.bands!, 3);
+    // the local fee market of the dump's busiest accounts (a word that is no key is left out)
+    const hot = hotAccounts(generateBlocks(APP_MARKET), 3);
+    const before = Number(await page.getAttribute('section[data-view=fees]', 'data-answered'));
+    await page.fill('input[name=accounts]', `${hot.join(', ')} not-a-key`);
+    await page.press('input[name=accounts]', 'Enter');
+    const local = await answered('fees', before, (r) => r.local !== undefined);
+    expect(local.local!.params.accounts).toEqual(hot);
+    const shown = await expectShown('fees', 'local', local.local!, 5);
+    expect(shown.map((r) => r.scope)).toEqual(['combined', ...hot, 'global']);
     await shot('fees');
   }, TIMEOUT);
 

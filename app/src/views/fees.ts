@@ -1,7 +1,8 @@
 /**
  * Fees: priority-fee percentile bands (p25/p50/p75/p95/p99 of the compute-unit price) per block
  * (chain::priorityfee::block) or per tumbling window (chain::priorityfee::fee), the six
- * recommendation tiers of a trailing window, and the top transactions of the last 5 minutes.
+ * recommendation tiers of a trailing window, the top transactions of the last 5 minutes, and the
+ * local fee market of the accounts typed in (chain::priorityfee::estimate over 150 blocks).
  */
 import { LineSeries, PriceScaleMode, type IChartApi, type ISeriesApi } from 'lightweight-charts';
 import { METHOD_TABLE } from '../../../dist/src/methods/index.js';
@@ -20,6 +21,9 @@ const BANDS = [
 const TIERS = ['min', 'low', 'medium', 'high', 'very_high', 'max'] as const;
 const TIER_FIELDS = ['price', 'fee', 'cu_limit', 'landing_rank_pct', 'landing_inclusion_pct'] as const;
 const PER_BLOCK = 'block';
+/** A base58 public key's text (the engine checks it decodes to 32 bytes). */
+const KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const LOCAL_COLUMNS = ['scope', 'tx_count', 'no_priority_tx_count', ...TIERS.map((t) => `${t}_price`), 'recommended_price', 'is_valid'];
 
 export function feesView(): ViewSpec {
   let source = PER_BLOCK;
@@ -28,6 +32,8 @@ export function feesView(): ViewSpec {
   const lines: ISeriesApi<'Line'>[] = [];
   let tiers: HTMLElement;
   let tables: HTMLElement;
+  /** The accounts typed in: distinct keys, at most the method's 128. */
+  let accounts: string[] = [];
 
   return {
     id: 'fees',
@@ -40,7 +46,14 @@ export function feesView(): ViewSpec {
         ...FEE_WINDOWS.map((w) => h('option', { value: w }, `${w} windows`)));
       const windowSelect = h('select', { name: 'recommendation-window', onchange: () => ((window = windowSelect.value), changed()) },
         ...RECOMMENDATION_WINDOWS.map((w) => h('option', { value: w, selected: w === window }, w)));
-      controls.append(h('label', {}, 'Bands ', sourceSelect), h('label', {}, 'Recommendation window ', windowSelect));
+      const accountsInput = h('input', {
+        name: 'accounts', type: 'text', size: 48, placeholder: 'accounts to price: base58 keys, space or comma separated',
+        onchange: () => {
+          accounts = [...new Set(accountsInput.value.split(/[\s,]+/).filter((key) => KEY.test(key)))].slice(0, 128);
+          changed();
+        },
+      });
+      controls.append(h('label', {}, 'Bands ', sourceSelect), h('label', {}, 'Recommendation window ', windowSelect), h('label', {}, 'Local market ', accountsInput));
       const chartBox = h('div', { class: 'chart', 'data-chart': 'fees' });
       tiers = h('div', { class: 'tiers' });
       tables = h('div', { class: 'tables' });
@@ -60,6 +73,7 @@ export function feesView(): ViewSpec {
           : { method: 'chain::priorityfee::fee', params: { window: source, limit: 1000 } },
         recommendation: { method: 'chain::priorityfee::recommendation', params: { window, limit: 1 } },
         top: { method: 'chain::priorityfee::top_txs', params: { window: '5m', limit: 50 } },
+        ...(accounts.length > 0 ? { local: { method: 'chain::priorityfee::estimate', params: { accounts, lookback_slots: 150 } } } : {}),
       };
     },
 
@@ -84,6 +98,10 @@ export function feesView(): ViewSpec {
           { field: source === PER_BLOCK ? 'slot' : 'window_start' }, { field: 'timestamp' }, { field: 'tx_count' },
           ...BANDS.map((b) => ({ field: b.field })), { field: 'price_median' }, { field: 'price_max' },
         ], 50),
+        ...(answers.local ? [
+          h('h3', {}, 'Local fee market (the last 150 blocks: the transactions locking any of the accounts, each, and all)'),
+          recordTable('local', answers.local, LOCAL_COLUMNS.map((field) => ({ field }))),
+        ] : []),
         h('h3', {}, 'Top transactions (5m)'),
         recordTable('top', answers.top ?? [], [
           { field: 'signature' }, { field: 'slot' }, { field: 'compute_unit_price' }, { field: 'compute_unit_limit' },
