@@ -1,3 +1,4 @@
+import { growTo } from './grow';
 import { Status } from './status';
 import { insertionSortU64 } from './sort';
 
@@ -21,8 +22,6 @@ const MAX_PERCENTILES: u32 = 1024;
 const SMALL: u32 = 24;
 /** Depth of the descent: one level per byte of a u64. */
 const LEVELS: usize = 8;
-const PAGE: u64 = 65536;
-const MAX_PAGES: u64 = 65536;
 
 // Static scratch: nothing is allocated at run time.
 const RANKS = memory.data(<i32>(MAX_PERCENTILES << 2), 16); // requested ranks, sorted ascending
@@ -55,15 +54,7 @@ export function reserve(n: u32): Status {
 }
 
 function grow(values: u64): bool {
-  const end = <u64>inputBase + values * 16;
-  const pages = (end + PAGE - 1) / PAGE;
-  if (pages > MAX_PAGES) return false;
-  const have = <u64>memory.size();
-  if (pages > have) {
-    if (memory.grow(<i32>(pages - have)) < 0) return false;
-    const from = <usize>(have * PAGE);
-    memory.fill(from, 0, <usize>((pages - have) * PAGE));
-  }
+  if (!growTo(<u64>inputBase + values * 16)) return false;
   reserved = <u32>values;
   scratchBase = inputBase + <usize>(values << 3);
   return true;

@@ -1,3 +1,4 @@
+import { growTo } from '../grow';
 import { Status } from '../status';
 import { selectPercentilesU64 } from '../percentiles';
 
@@ -17,8 +18,6 @@ export { Status } from '../status';
  * reports it for those accounts. Memory above `__heap_base` is laid out by `reserve`.
  */
 
-const PAGE: u64 = 65536;
-const MAX_PAGES: u64 = 65536;
 /** At most this many wanted accounts (the methods take 128). */
 const MAX_WANTED: u32 = 256;
 /** Percentiles per group. */
@@ -75,13 +74,7 @@ export function reserve(n: u32, m: u32, b: u32): Status {
   const values = at; at = align(at + (<u64>tm + 2 * <u64>tn) * 8);
   const scratch = at; at = align(at + <u64>tn * 8);
   const out = at; at = align(at + <u64>tb * 9);
-  const pages = (at + PAGE - 1) / PAGE;
-  if (pages > MAX_PAGES) return Status.OUT_OF_MEMORY;
-  const have = <u64>memory.size();
-  if (pages > have) {
-    if (memory.grow(<i32>(pages - have)) < 0) return Status.OUT_OF_MEMORY;
-    memory.fill(<usize>(have * PAGE), 0, <usize>((pages - have) * PAGE));
-  }
+  if (!growTo(at)) return Status.OUT_OF_MEMORY;
   txCapacity = tn;
   idCapacity = tm;
   blockCapacity = tb;

@@ -1,3 +1,4 @@
+import { growTo } from '../grow';
 import { Status } from '../status';
 
 /**
@@ -41,8 +42,6 @@ export const enum Area {
 }
 const AREAS: i32 = 15;
 
-const PAGE: u64 = 65536;
-const MAX_PAGES: u64 = 65536;
 
 /** The k + m configured percentiles (u32 thousandths): room for `MAX_PERCENTILES` of each kind. */
 export const MILLIS = memory.data(<i32>(MAX_PERCENTILES << 3), 16);
@@ -133,13 +132,7 @@ function place(samples: u64, rows: u64, blocks: u64): bool {
   at += (8 + 8 + 8 + 4 + 4 + 1) * rows;
   at += 4 * (blocks + 1) + record * blocks;
   at += <u64>AREAS * 64; // the alignment of each area
-  const pages = (at + PAGE - 1) / PAGE;
-  if (pages > MAX_PAGES) return false;
-  const have = <u64>memory.size();
-  if (pages > have) {
-    if (memory.grow(<i32>(pages - have)) < 0) return false;
-    memory.fill(<usize>(have * PAGE), 0, <usize>((pages - have) * PAGE)); // touch the new pages now
-  }
+  if (!growTo(at)) return false;
   at = end;
   for (let a = 0; a < AREAS; a++) {
     store<u32>(LAYOUT + (<usize>a << 2), <u32>at);

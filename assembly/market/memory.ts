@@ -1,3 +1,4 @@
+import { growTo } from '../grow';
 import { Status } from './status';
 
 /**
@@ -15,8 +16,6 @@ import { Status } from './status';
  * trades, count their groups (`countGroups`), then make room for the outputs.
  */
 
-const PAGE: u64 = 65536;
-const MAX_PAGES: u64 = 65536;
 /** 8-byte output and window columns of the group area. */
 export const GROUP_COLUMNS: u32 = 26;
 export const WINDOW_START_COLUMN: u32 = 24;
@@ -60,13 +59,7 @@ function layout(t: u32, g: u32, s: u32): bool {
   const groupAt = <u64>tradeBase + tradeBytes(t);
   const sortAt = groupAt + <u64>g * 8 * <u64>GROUP_COLUMNS;
   const end = sortAt + <u64>s * 32;
-  const pages = (end + PAGE - 1) / PAGE;
-  if (pages > MAX_PAGES) return false;
-  const have = <u64>memory.size();
-  if (pages > have) {
-    if (memory.grow(<i32>(pages - have)) < 0) return false;
-    memory.fill(<usize>(have * PAGE), 0, <usize>((pages - have) * PAGE));
-  }
+  if (!growTo(end)) return false;
   tradeRows = t;
   groupRows = g;
   sortRows = s;
