@@ -6,6 +6,7 @@
  * columns cost per retained block, measured on the resident form the store keeps.
  */
 import { Bench } from 'tinybench';
+import { busiestAccounts } from '../src/generate/accounts.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../src/generate/market.js';
 import { rowsToTable } from '../src/ingest/arrow.js';
 import { createEngine } from '../src/index.node.js';
@@ -28,15 +29,6 @@ function plainEstimate(rows: readonly TransactionRow[], accounts: ReadonlySet<st
   }
   prices.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return [0, 25, 50, 75, 95, 100].map((p) => prices[Math.max(0, Math.ceil((p * prices.length) / 100) - 1)] ?? 0n);
-}
-
-/** The accounts the most non-vote transactions write-lock, busiest first. */
-function hottest(blocks: readonly GeneratedBlock[], count: number): string[] {
-  const locks = new Map<string, number>();
-  for (const { transactions } of blocks) {
-    for (const tx of transactions) if (!tx.is_vote) for (const key of tx.writable_accounts ?? []) locks.set(key, (locks.get(key) ?? 0) + 1);
-  }
-  return [...locks].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key]) => key);
 }
 
 /** Bytes per block of the resident form's account spans and dictionary, beside its fee columns'. */
@@ -73,7 +65,7 @@ export async function localFeeFigures(options: BenchOptions): Promise<Figure[]> 
       await engine.ingest({ blocks: part.map((b) => b.block), transactions: part.flatMap((b) => b.transactions), trades: part.flatMap((b) => b.trades) });
     }
     const loadSeconds = elapsedMs(started) / 1000;
-    const hot = hottest(held, 64);
+    const hot = busiestAccounts(held, 64);
     const memory = residentBytes(held);
 
     const figures: Figure[] = [];

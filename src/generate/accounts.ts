@@ -35,6 +35,7 @@
  *   keyed hash, no byte encoding per transaction); every other key is encoded once and reused.
  */
 import type { TradeRow } from '../schema/tables.js';
+import type { GeneratedBlock } from './market.js';
 import { PROGRAM_MIX, PROGRAMS, SOL_MINT, type PairSpec } from './constants.js';
 import { DerivedKeys, randomPublicKey, type KeyPool } from './keys.js';
 import { cumulative, Rng } from './prng.js';
@@ -269,4 +270,15 @@ export class AccountLocks {
 function push(out: string[], key: string): void {
   for (let i = 0; i < out.length; i++) if (out[i] === key) return;
   out.push(key);
+}
+
+/** The accounts that the most non-vote transactions of `blocks` write-lock, busiest first: local markets worth asking about. */
+export function busiestAccounts(blocks: Iterable<GeneratedBlock>, count: number): string[] {
+  const locks = new Map<string, number>();
+  for (const { transactions } of blocks) {
+    for (const tx of transactions) {
+      if (!tx.is_vote) for (const key of tx.writable_accounts ?? []) locks.set(key, (locks.get(key) ?? 0) + 1);
+    }
+  }
+  return [...locks].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key]) => key);
 }

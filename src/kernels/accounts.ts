@@ -73,16 +73,15 @@ function kernels(): AccountKernelExports {
  */
 function load(k: AccountKernelExports, parts: readonly AccountBlocks[], wanted: Uint32Array): { buffer: ArrayBuffer; n: number; b: number } {
   if (wanted.length > k.maxWanted()) throw new Error(`accounts kernels: ${wanted.length} accounts, at most ${k.maxWanted()}`);
-  let n = 0;
-  let m = 0;
-  let b = 0;
-  for (const p of parts) {
+  // each part's transactions [first, last) and ids [idFirst, idLast)
+  const runs = parts.map((p) => {
     const first = p.blocks[p.from]!;
     const last = p.blocks[p.to]!;
-    n += last - first;
-    m += p.spans[last]! - p.spans[first]!;
-    b += p.to - p.from;
-  }
+    return { p, first, last, idFirst: p.spans[first]!, idLast: p.spans[last]! };
+  });
+  const n = runs.reduce((sum, r) => sum + r.last - r.first, 0);
+  const m = runs.reduce((sum, r) => sum + r.idLast - r.idFirst, 0);
+  const b = runs.reduce((sum, r) => sum + r.p.to - r.p.from, 0);
   checkStatus('accounts.reserve', k.reserve(n, m, b));
   const { buffer } = k.memory;
   const price = new BigUint64Array(buffer, k.pricePtr(), n);
@@ -94,18 +93,15 @@ function load(k: AccountKernelExports, parts: readonly AccountBlocks[], wanted: 
   let row = 0;
   let id = 0;
   let block = 0;
-  for (const p of parts) {
-    const first = p.blocks[p.from]!;
-    const last = p.blocks[p.to]!;
+  for (const { p, first, last, idFirst, idLast } of runs) {
     price.set(p.price.subarray(first, last), row);
     limit.set(p.limit.subarray(first, last), row);
     vote.set(p.vote.subarray(first, last), row);
-    const idFirst = p.spans[first]!;
-    ids.set(p.ids.subarray(idFirst, p.spans[last]!), id);
+    ids.set(p.ids.subarray(idFirst, idLast), id);
     for (let i = first; i < last; i++) spans[row + i - first] = id + p.spans[i]! - idFirst;
     for (let j = p.from; j < p.to; j++) blocks[block + j - p.from] = row + p.blocks[j]! - first;
     row += last - first;
-    id += p.spans[last]! - idFirst;
+    id += idLast - idFirst;
     block += p.to - p.from;
   }
   spans[n] = m;

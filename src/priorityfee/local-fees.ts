@@ -36,6 +36,9 @@ export interface LocalFeeQuery {
   readonly includeVote: boolean;
 }
 
+/** The account set of a query, in one order: what a record's id depends on beside its block. */
+const accountSet = (query: LocalFeeQuery): string => [...query.accounts].sort().join(',');
+
 /** Where the lookback ends: as of a time (`at`, the newest block before it), after a block (a stream), or live. */
 type Horizon = { readonly at: bigint } | { readonly slot: bigint } | undefined;
 
@@ -58,15 +61,23 @@ async function lookback(store: Store, n: number, horizon: Horizon): Promise<Look
   return { blocks, ranges: await store.transactionRanges(blocks[0]!.slot, blocks.at(-1)!.slot) };
 }
 
-/** The kernels' view of the held blocks (no copy), and the accounts as ids of their dictionary. */
-function kernelInput(ranges: readonly SegmentRange[], accounts: readonly string[]): [AccountBlocks[], Uint32Array] {
-  const keys = ranges[0]?.segment.accounts.keys;
-  const wanted = Uint32Array.from(accounts, (key) => keys?.find(key) ?? NO_ID);
-  const parts = ranges.map(({ segment: { columns, accounts: spans }, from, to }) => ({
+/** The lookback of a query with the kernels' view of its blocks (no copy) and the accounts as ids of their dictionary. */
+interface KernelInput extends Lookback {
+  readonly parts: AccountBlocks[];
+  readonly wanted: Uint32Array;
+}
+
+/** The kernels' input for `query` up to the horizon; undefined before any block. */
+async function kernelInput(store: Store | undefined, query: LocalFeeQuery, horizon: Horizon): Promise<KernelInput | undefined> {
+  const span = store && (await lookback(store, query.lookback, horizon));
+  if (!span) return undefined;
+  const keys = span.ranges[0]?.segment.accounts.keys;
+  const wanted = Uint32Array.from(query.accounts, (key) => keys?.find(key) ?? NO_ID);
+  const parts = span.ranges.map(({ segment: { columns, accounts: spans }, from, to }) => ({
     price: columns.computeUnitPrice, limit: columns.computeUnitLimit, vote: columns.isVote,
     spans: spans.offsets, ids: spans.ids, blocks: columns.offsets, from, to,
   }));
-  return [parts, wanted];
+  return { ...span, parts, wanted };
 }
 
 /** The higher of two prices, either possibly unknown. */
@@ -84,17 +95,15 @@ export class LocalFeeMarkets implements ChunkObserver {
    * accounts ("combined", first), each account's (in the order given), and all ("global", last).
    */
   async estimate(query: LocalFeeQuery, horizon?: Horizon): Promise<PriorityFeeEstimateRecord[]> {
-    const store = this.store();
-    const span = store && (await lookback(store, query.lookback, horizon));
+    const span = await kernelInput(this.store(), query, horizon);
     if (!span) return [];
-    const [input, wanted] = kernelInput(span.ranges, query.accounts);
-    const groups = accountTiers(input, wanted, TIER_MILLIS, query.includeVote);
+    const groups = accountTiers(span.parts, span.wanted, TIER_MILLIS, query.includeVote);
     const newest = span.blocks.at(-1)!;
     const global = groups.at(-1)!;
     const globalMedium = global.tiers?.[MEDIUM] ?? null;
     const k = query.accounts.length;
     const scopes: [string, number][] = [['combined', k], ...query.accounts.map((a, i) => [a, i] as [string, number]), ['global', k + 1]];
-    const set = [...query.accounts].sort().join(',');
+    const set = accountSet(query);
     return scopes.map(([scope, g]) => {
       const { count, zeros, tiers } = groups[g]!;
       const record = {
@@ -111,14 +120,12 @@ export class LocalFeeMarkets implements ChunkObserver {
 
   /** Per block of the lookback, newest first: the fee Solana's getRecentPrioritizationFees reports for the accounts. */
   async recent(query: LocalFeeQuery, horizon?: Horizon): Promise<PrioritizationFeeRecord[]> {
-    const store = this.store();
-    const span = store && (await lookback(store, query.lookback, horizon));
+    const span = await kernelInput(this.store(), query, horizon);
     if (!span) return [];
-    const [input, wanted] = kernelInput(span.ranges, query.accounts);
-    const fees = recentBlockFees(input, wanted);
+    const fees = recentBlockFees(span.parts, span.wanted);
     const times = new Map(span.blocks.map((b) => [b.slot, b.timestamp]));
     const slots = span.ranges.flatMap(({ segment, from, to }) => segment.columns.slots.slice(from, to));
-    const key = [...query.accounts].sort().join(',');
+    const key = accountSet(query);
     const out: PrioritizationFeeRecord[] = [];
     for (let j = slots.length - 1; j >= 0; j--) {
       const fee = fees[j];

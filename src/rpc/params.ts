@@ -97,6 +97,15 @@ export const text = (doc: string): TextSpec => ({ kind: 'text', doc });
 /** The as-of parameter every method accepts (backtesting extension, DESIGN.md 5). */
 export const AT_PARAM: TimeSpec = time('as-of time: answer as of just after the newest block before it');
 
+/** An integer param in [min, max] (its default when absent); -32602 otherwise. */
+function boundedInteger(name: string, value: unknown, spec: LimitSpec | IntegerSpec): number {
+  const n = value === undefined ? spec.default : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < spec.min || n > spec.max) {
+    throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${echo(n)}`, { min: spec.min, max: spec.max });
+  }
+  return n;
+}
+
 /** Validates raw params against the specs; throws an RpcError (-32602) naming the first bad one. */
 export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: unknown): Params {
   if (raw === undefined) raw = {};
@@ -115,10 +124,7 @@ export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: 
     const value = Object.hasOwn(input, name) ? input[name] : undefined;
     switch (spec.kind) {
       case 'limit':
-        if (value === undefined) out.limit = spec.default;
-        else if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
-          throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${echo(value)}`, { min: spec.min, max: spec.max });
-        } else out.limit = value;
+        out.limit = boundedInteger(name, value, spec);
         break;
       case 'window': {
         const chosen = value === undefined ? spec.default : value;
@@ -130,14 +136,9 @@ export function validateParams(specs: Readonly<Record<string, ParamSpec>>, raw: 
         out.windowNs = windowNanos(chosen);
         break;
       }
-      case 'integer': {
-        const n = value === undefined ? spec.default : value;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < spec.min || n > spec.max) {
-          throw invalidParam(name, `must be an integer from ${spec.min} to ${spec.max}, got ${echo(n)}`, { min: spec.min, max: spec.max });
-        }
-        fields[name] = n;
+      case 'integer':
+        fields[name] = boundedInteger(name, value, spec);
         break;
-      }
       case 'flag': {
         const b = value === undefined ? spec.default : value;
         if (typeof b !== 'boolean') throw invalidParam(name, `must be true or false, got ${echo(b)}`);

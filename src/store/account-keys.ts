@@ -60,32 +60,29 @@ export class AccountKeys {
   /** The id of the key in bytes [from, to), added if new. */
   intern(bytes: Uint8Array, from: number, to: number): number {
     const hash = hashBytes(bytes, from, to) | 0;
-    const slots = this.#slots;
-    const mask = slots.length / SLOT - 1;
-    let slot = hash & mask;
-    for (;; slot = (slot + 1) & mask) {
-      const at = slot * SLOT;
-      const id = slots[at]!;
-      if (id === EMPTY) break;
-      if (slots[at + 3] === hash && this.#equals(slots[at + 1]!, slots[at + 2]!, bytes, from, to)) return id;
-    }
+    const slot = this.#probe(bytes, from, to, hash);
+    const found = this.#slots[slot * SLOT]!;
+    if (found !== EMPTY) return found;
     const id = this.#append(bytes, from, to);
-    this.#place(slots, slot, id, hash);
-    if (this.#size * 2 > slots.length / SLOT) this.#rehash();
+    this.#place(this.#slots, slot, id, hash);
+    if (this.#size * 2 > this.#slots.length / SLOT) this.#rehash();
     return id;
   }
 
   /** The id of `key`, or undefined when the dictionary has never seen it. */
   find(key: string): number | undefined {
     const bytes = encoder.encode(key);
-    const hash = hashBytes(bytes, 0, bytes.length) | 0;
+    const id = this.#slots[this.#probe(bytes, 0, bytes.length, hashBytes(bytes, 0, bytes.length) | 0) * SLOT]!;
+    return id === EMPTY ? undefined : id;
+  }
+
+  /** The slot holding the key in bytes [from, to), or the free slot where it would go. */
+  #probe(bytes: Uint8Array, from: number, to: number, hash: number): number {
     const slots = this.#slots;
     const mask = slots.length / SLOT - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const at = slot * SLOT;
-      const id = slots[at]!;
-      if (id === EMPTY) return undefined;
-      if (slots[at + 3] === hash && this.#equals(slots[at + 1]!, slots[at + 2]!, bytes, 0, bytes.length)) return id;
+      if (slots[at] === EMPTY || (slots[at + 3] === hash && this.#equals(slots[at + 1]!, slots[at + 2]!, bytes, from, to))) return slot;
     }
   }
 

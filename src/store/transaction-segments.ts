@@ -136,7 +136,7 @@ function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, key
   let k = 0; // the chunk of the previous row: rows come in order unless the input was not sorted
   for (let i = 0; i < order.length; i++) {
     const row = order[i]!;
-    if (row < starts[k]! || row >= starts[k + 1]!) k = upperBound(starts, row) - 1;
+    if (row < starts[k]! || row >= starts[k + 1]!) k = lowerBound(starts, row + 1) - 1;
     const data = chunks[k]!;
     const local = row - starts[k]!;
     if (data.nullCount === 0 || data.getValid(local)) {
@@ -149,18 +149,6 @@ function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, key
     offsets[i + 1] = at;
   }
   return { keys, offsets, ids };
-}
-
-/** The first index whose value is above `x` (values ascending). */
-function upperBound(values: Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The spans with their ids in `keys` (a commit interned before the store compacted its dictionary). */

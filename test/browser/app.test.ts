@@ -17,7 +17,7 @@ import { chartVariances } from '../../bench/browser/page-load.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBlocks } from '../../src/generate/market.js';
 import { writeDump } from '../../src/generate/write-dump.js';
-import { hotAccounts } from '../helpers/hot-accounts.js';
+import { busiestAccounts } from '../../src/generate/accounts.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { serveStaticFiles, type StaticFilesServer } from '../../src/server/static-files.js';
@@ -213,7 +213,7 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     const windows = await answered('fees', 0, (r) => r.bands?.method === 'chain::priorityfee::fee');
     await expectShown('fees', 'bands', windows.bands!, 3);
     // the local fee market of the dump's busiest accounts (a word that is no key is left out)
-    const hot = hotAccounts(generateBlocks(APP_MARKET), 3);
+    const hot = busiestAccounts(generateBlocks(APP_MARKET), 3);
     const before = Number(await page.getAttribute('section[data-view=fees]', 'data-answered'));
     await page.fill('input[name=accounts]', `${hot.join(', ')} not-a-key`);
     await page.press('input[name=accounts]', 'Enter');

@@ -16,6 +16,7 @@
  *             compute-unit limit, raised to the highest, over the accounts some of them write-lock,
  *             of that account's lowest price among them; no record for a block without any
  */
+import { wireTime } from '../oracle/format.js';
 import { nearestRank } from '../oracle/percentile.js';
 
 /** What the oracle needs of one transaction. */
@@ -58,20 +59,6 @@ export interface WireRecent {
   slot: string;
   timestamp: string;
   prioritization_fee: string;
-}
-
-const NS = 1_000_000_000n;
-
-/** ns since the epoch as the wire writes a DateTime: YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ (UTC). */
-export function wireTime(ns: bigint): string {
-  let seconds = ns / NS;
-  let fraction = ns % NS;
-  if (fraction < 0n) {
-    fraction += NS;
-    seconds -= 1n;
-  }
-  const date = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
-  return `${date}.${fraction.toString().padStart(9, '0')}Z`;
 }
 
 /** The lookback: newest `n` blocks with transactions and timestamp < at, in ascending slot order. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
-import { hotAccounts } from '../helpers/hot-accounts.js';
+import { busiestAccounts } from '../../src/generate/accounts.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { MARKET_HISTORY } from '../oracle/oracle.js';
 
@@ -24,7 +24,7 @@ const AT = [blocks[12]!, blocks[blocks.length - 40]!].map((b) => encodeTimestamp
   .concat([encodeTimestamp(blocks.at(-1)!.block.timestamp + 1_000_000_000n)]);
 
 /** The busiest write-locked accounts, for the local fee markets. */
-const HOT = hotAccounts(blocks, 3);
+const HOT = busiestAccounts(blocks, 3);
 
 /**
  * Every method with each of its windows (one entry without a window for the others), with its

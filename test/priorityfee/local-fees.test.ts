@@ -20,8 +20,9 @@ import { createEngine, type Engine } from '../../src/index.node.js';
 import type { BlockRow, TransactionRow } from '../../src/schema/tables.js';
 import { callAny } from '../helpers/call.js';
 import {
-  lookbackBlocks, oracleEstimate, oracleRecent, wireTime, type OracleBlock, type OracleTx, type WireEstimate, type WireRecent,
+  lookbackBlocks, oracleEstimate, oracleRecent, type OracleBlock, type OracleTx, type WireEstimate, type WireRecent,
 } from '../helpers/local-fee-oracle.js';
+import { wireTime } from '../oracle/format.js';
 import { mulberry32 } from '../helpers/prng.js';
 import { REAL_DATA } from '../helpers/real-data.js';
 import { base58, referenceAccounts } from '../helpers/reference-accounts.js';

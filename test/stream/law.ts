@@ -19,7 +19,7 @@ import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import type { PushParams } from '../../src/stream/push.js';
-import { hotAccounts } from '../helpers/hot-accounts.js';
+import { busiestAccounts } from '../../src/generate/accounts.js';
 import { TRANSPORTS, type Transport } from '../helpers/transports.js';
 
 type Wire = Record<string, unknown>;
@@ -35,7 +35,7 @@ export async function lawDump(): Promise<{ dir: string; blocks: GeneratedBlock[]
 }
 
 /** The law market's two busiest write-locked accounts (local fee markets). */
-const [HOT, WARM] = hotAccounts(generateBlocks(LAW_MARKET), 2);
+const [HOT, WARM] = busiestAccounts(generateBlocks(LAW_MARKET), 2);
 
 /** Every method, some twice, with the params a subscriber would give (limit/from/to are ignored by streams). */
 export const LAW_SUBSCRIPTIONS: readonly (readonly [string, Record<string, unknown>])[] = [

@@ -12,7 +12,7 @@ import { writeDump } from '../../src/generate/write-dump.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine, METHODS, type Engine, type PushParams, type Replay } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
-import { hotAccounts } from '../helpers/hot-accounts.js';
+import { busiestAccounts } from '../../src/generate/accounts.js';
 
 const MARKET = { minutes: 0.3, txPerBlock: 20, seed: 'replay' } as const;
 const market = [...generateBlocks(MARKET)];
@@ -149,7 +149,7 @@ describe('engine.replay', () => {
     const report = await replayed.replay(dir, { speed: Infinity, retain: 'all' });
     expect(report).toMatchObject({ read: loadReport.read, ingested: loadReport.ingested, rejected: 0, blocks: loadReport.blocks, stopped: false });
     expect(pushes).toHaveLength(report.blocks);
-    const hot = hotAccounts(generateBlocks({ ...MARKET, minutes: 1.2 }), 3);
+    const hot = busiestAccounts(generateBlocks({ ...MARKET, minutes: 1.2 }), 3);
     for (const method of METHODS) {
       const params: Record<string, unknown> = {};
       const spec = method.params;
