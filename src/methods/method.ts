@@ -23,6 +23,11 @@ export interface MethodDefinition<S extends RecordSchema = RecordSchema, N exten
   readonly record: S;
   /** Parameter specs, including the `at` as-of parameter every method accepts. */
   readonly params: P;
+  /**
+   * The method's own checks and derived params beyond what the specs say (one param or another,
+   * a value decoded into others). Runs wherever params are validated: calls and subscriptions.
+   */
+  readonly resolve?: (params: Params) => Params;
   /** Answers validated params with records, newest first. */
   handle(params: Params, context: MethodContext): Promise<RecordOf<S>[]> | RecordOf<S>[];
 }

@@ -8,7 +8,7 @@ import type { MethodDefinition } from '../methods/method.js';
 import { ErrorCode, invalidParam, invalidRequest, RpcError, toErrorObject, type RpcErrorObject } from './errors.js';
 import { cut, echo, nestsDeeperThan } from './echo.js';
 import { MAX_BATCH, MAX_METHOD_CHARS, MAX_PARAMS_NESTING } from './limits.js';
-import { validateParams } from './params.js';
+import { validateParams, type Params } from './params.js';
 import { closest } from './suggest.js';
 
 /** One entry of the response array. */
@@ -144,12 +144,14 @@ export function checkedParams(definition: MethodDefinition, params: unknown) {
   if (nestsDeeperThan(params, MAX_PARAMS_NESTING)) {
     throw invalidParam('params', `nest deeper than ${MAX_PARAMS_NESTING} levels`);
   }
+  let validated: Params;
   try {
-    return validateParams(definition.params, params);
+    validated = validateParams(definition.params, params);
   } catch (error) {
     if (error instanceof RpcError) throw error;
     throw invalidParam('params', `could not be read (${error instanceof Error ? echo(error.message) : 'unknown reason'})`);
   }
+  return definition.resolve ? definition.resolve(validated) : validated;
 }
 
 function unknownMethod(method: string, target: Pick<DispatchTarget, 'methods' | 'extra'>): RpcError {

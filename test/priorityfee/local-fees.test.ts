@@ -587,11 +587,8 @@ describe('params and the transaction parameter', () => {
     expect(withoutIds(await callAny(fed.engine, ESTIMATE, { transaction: base58(wire) }))).toEqual(expectedEstimate({ accounts: writable }));
   });
 
-  // BUG (found by this test; src/ not changed): a transaction whose static keys list an account twice
-  // (agave refuses it: AccountLoadedTwice) is accepted, and the account's scope comes twice with
-  // contradictory figures: the first with its transactions, the second with tx_count 0 and null
-  // prices, both under the same id (the kernel's wanted-account table keeps one position per id).
-  // Expected: -32602 (not a valid transaction), or one record per distinct account.
+  // A transaction whose static keys list an account twice (agave refuses it: AccountLoadedTwice).
+  // This test found it answered once with the account's scope twice, the second empty; it is now refused.
   it('a transaction listing a key twice is refused, or each account answered once', async () => {
     const wire = serialize({ header: [1, 0, 1], keys: [HOT[0]!, WARM[1]!, HOT[0]!, PROGRAMS[0]!], instructions: [{ program: 3, accounts: [0, 1, 2], data: [] }] }, 11);
     let got: Wire[] | undefined;
@@ -603,6 +600,21 @@ describe('params and the transaction parameter', () => {
     }
     expect(got.map((r) => r.scope)).toEqual(['combined', HOT[0], WARM[1], 'global']);
     expect(withoutIds(got)).toEqual(expectedEstimate({ accounts: [HOT[0]!, WARM[1]!] }));
+  });
+
+  it('a stream of the estimate of a transaction pushes the estimate of its accounts; one of neither is refused', async () => {
+    const engine = await createEngine({ minSamples: MIN_SAMPLES });
+    try {
+      await expect(engine.subscribe(ESTIMATE as never, {} as never, () => undefined)).rejects.toMatchObject({ code: -32602 });
+      const pushes: Wire[][] = [];
+      await engine.subscribe(ESTIMATE as never, { transaction: base64(legacyBytes) } as never, (push) => void pushes.push(push.result as Wire[]));
+      await feed(engine);
+      expect(pushes.length).toBeGreaterThan(10);
+      // the last push is the answer after the newest block: the live answer for the transaction's accounts
+      expect(pushes.at(-1)).toEqual(await callAny(engine, ESTIMATE, { accounts: [HOT[0]!, WARM[1]!] }));
+    } finally {
+      await engine.close();
+    }
   });
 
   it('a transaction that locks nothing answers the combined and global scopes only', async () => {

@@ -19,15 +19,15 @@ export default defineMethod({
     lookback_slots: integer(1, MAX_LOOKBACK, MAX_LOOKBACK, 'blocks back from the newest'),
     include_vote: flag(false, 'count vote transactions'),
   },
-  handle: (params, { priorityFees }) => {
+  // the accounts, given or those a serialized transaction write-locks (for its streams too)
+  resolve: (params) => {
     if ((params.accounts === undefined) === (params.transaction === undefined)) {
       throw invalidParam('accounts', 'give either accounts or transaction (one of them)');
     }
-    if (params.transaction !== undefined) {
-      const accounts = serializedWriteLocks(params.transaction);
-      if (typeof accounts === 'string') throw invalidParam('transaction', accounts);
-      params = { ...params, accounts };
-    }
-    return priorityFees.localFees.answer(ESTIMATE_METHOD, params) as never;
+    if (params.transaction === undefined) return params;
+    const accounts = serializedWriteLocks(params.transaction);
+    if (typeof accounts === 'string') throw invalidParam('transaction', accounts);
+    return { ...params, accounts };
   },
+  handle: (params, { priorityFees }) => priorityFees.localFees.answer(ESTIMATE_METHOD, params) as never,
 });
