@@ -14,6 +14,8 @@ import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
+import { RecentRecords } from '../windows/recent-records.js';
+import type { BlockRef } from './store-queries.js';
 
 /** The kernel's input: copies of the shared columns, which the worker call transfers away. */
 function kernelInput(c: ChunkTransactions): ManyBlockColumns {
@@ -31,10 +33,7 @@ const RECENT = 1000;
 
 /** Blocks whose transactions were ingested get a record; a block row alone has nothing to summarise. */
 export class BlockFeesEngine implements ChunkObserver {
-  /** Newest last. */
-  #recent: BlockFeesRecord[] = [];
-  /** Whether every record ever made is in #recent (then the store is never needed for a live answer). */
-  #complete = true;
+  readonly #recent = new RecentRecords<BlockFeesRecord>(RECENT);
 
   constructor(
     private readonly kernels: () => Promise<KernelClient>,
@@ -53,21 +52,29 @@ export class BlockFeesEngine implements ChunkObserver {
     return {
       records: [{ table: recordTableName(BlockFees), ipc: recordsToIPC(BlockFees, records) }],
       apply: () => {
-        this.#recent.push(...records);
-        if (this.#recent.length > RECENT) {
-          this.#recent.splice(0, this.#recent.length - RECENT);
-          this.#complete = false;
-        }
+        this.#recent.push(records);
         if (!this.demand.has(METHOD)) return;
         return records.map((r) => ({ method: METHOD, slot: BigInt(r.slot!), timestamp: r.timestamp, records: [r] }));
       },
     };
   }
 
+  /**
+   * The newest `n` blocks with a record up to slot `last` (the newest when omitted), oldest first,
+   * from memory; undefined when memory does not reach that far back (the store's block_fees does).
+   */
+  newestBlocks(n: number, last?: bigint): BlockRef[] | undefined {
+    const held = this.#recent.items;
+    let end = held.length;
+    if (last !== undefined) while (end > 0 && BigInt(held[end - 1]!.slot!) > last) end--;
+    return this.#recent.newest(n, end)?.reverse().map((r) => ({ slot: BigInt(r.slot!), timestamp: r.timestamp! }));
+  }
+
   /** The newest `limit` blocks with timestamp < at (all when at is omitted), newest first. */
   async blocks(store: Store | undefined, limit: number, at?: bigint): Promise<BlockFeesRecord[]> {
     if (!store) return [];
-    if (at === undefined && (this.#complete || this.#recent.length >= limit)) return this.#recent.slice(-limit).reverse();
+    const live = at === undefined ? this.#recent.newest(limit) : undefined;
+    if (live) return live;
     const asOf = at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(at)}`;
     const rows = await store.rows(`SELECT * FROM ${recordTableName(BlockFees)}${asOf} ORDER BY slot DESC LIMIT ${limit}`);
     return rows.map((row) => rowToRecord(BlockFees, row));

@@ -35,7 +35,7 @@ export class PriorityFeeEngine {
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand);
     this.recommendations = new RecommendationsEngine(settings, store, betweenCommits, demand);
     this.topTransactions = new TopTransactionsTracker(demand);
-    this.localFees = new LocalFeeMarkets(store, () => settings.minSamples, demand);
+    this.localFees = new LocalFeeMarkets(store, this.blockFees, () => settings.minSamples, demand);
   }
 
   /** The pipeline observers of this family. */

@@ -5,8 +5,8 @@
  *
  * The fee windows nest (1m, 5m and 15m all divide 1h), so one sample buffer holds the current
  * hour and every smaller current window is a suffix of it. A window is computed once, when the
- * next one begins, and committed to the store (window_fees); the window in progress is computed
- * on demand from memory, exact at every moment. An as-of query inside an older window recomputes
+ * next one begins, and committed to the store (window_fees), the newest closed windows kept in
+ * memory too; the window in progress is computed on demand from memory, exact at every moment. An as-of query inside an older window recomputes
  * that window's part up to the as-of block from the stored transactions, with the same code.
  */
 import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
@@ -21,12 +21,15 @@ import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
+import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
 import { FeeWindowStats } from './fee-window-stats.js';
 import { newestFeeBlock, transactionsSince, type BlockRef } from './store-queries.js';
 
 const METHOD = 'chain::priorityfee::fee';
+/** Closed windows answered from memory, per window length (the method's largest limit). */
+const RECENT = 1000;
 const TABLE = recordTableName(WindowFees);
 const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
 for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
@@ -79,10 +82,15 @@ function windowFeesRecordOf(
   return Object.fromEntries(WindowFees.fields.map(([name]) => [name, values[name]])) as WindowFeesRecord;
 }
 
+/** The window (FEE_WINDOWS' name) of a record. */
+const windowOf = (record: WindowFeesRecord): string => FEE_WINDOWS.find((w) => windowNanos(w) === record.window_duration)!;
+
 export class FeeWindowsEngine implements ChunkObserver {
   readonly #buffer = new SampleBuffer();
   readonly #open = new Map<string, OpenWindow>();
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
+  /** The newest closed windows, per window. */
+  readonly #closed = new Map<string, RecentRecords<WindowFeesRecord>>(FEE_WINDOWS.map((w) => [w, new RecentRecords(RECENT)]));
   /** The windows that are streamed, kept incrementally (only while subscribed). */
   readonly #streamed = new Map<string, StreamedWindow>();
   #newestSlot: bigint | undefined;
@@ -121,6 +129,7 @@ export class FeeWindowsEngine implements ChunkObserver {
       records: closed.length ? [{ table: TABLE, ipc: recordsToIPC(WindowFees, closed) }] : [],
       apply: () => {
         this.#newestSlot = columns.slots.at(-1);
+        for (const record of closed) this.#closed.get(windowOf(record))!.push([record]);
         for (const [window, record] of current) this.#cache.set(window, { slot: this.#newestSlot!, record });
         return updates;
       },
@@ -190,6 +199,8 @@ export class FeeWindowsEngine implements ChunkObserver {
     const live = newest === undefined || newest.slot === this.#newestSlot;
     const current = live ? await this.#inProgress(window) : await this.#partial(store, window, newest!);
     if (!current) return [];
+    const held = live ? this.#closed.get(window)!.newest(limit - 1) : undefined;
+    if (held) return [current, ...held];
     const rows = limit <= 1 ? [] : await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}` +
         ` AND window_start < ${sqlInteger(current.window_start)} ORDER BY window_start DESC LIMIT ${limit - 1}`,

@@ -16,6 +16,7 @@ import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import type { SegmentRange } from '../store/transaction-segments.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
+import type { BlockFeesEngine } from './block-fees.js';
 import type { BlockRef } from './store-queries.js';
 
 export const ESTIMATE_METHOD = 'chain::priorityfee::estimate';
@@ -48,14 +49,23 @@ interface Lookback {
   readonly ranges: readonly SegmentRange[];
 }
 
-/** The newest `n` blocks with transactions up to the horizon, read from the store (queued after any commit published before). */
-async function lookback(store: Store, n: number, horizon: Horizon): Promise<Lookback | undefined> {
+/** The newest `n` blocks with transactions up to the horizon, from the store's block_fees (queued after any commit published before). */
+async function storedBlocks(store: Store, n: number, horizon: Horizon): Promise<BlockRef[]> {
   const where = horizon === undefined ? '' : 'at' in horizon
     ? ` WHERE "timestamp" < ${sqlInteger(horizon.at)}`
     : ` WHERE slot <= ${sqlInteger(horizon.slot)}`;
   const rows = await store.rows(`SELECT slot, "timestamp" FROM ${recordTableName(BlockFees)}${where} ORDER BY slot DESC LIMIT ${n}`);
-  if (rows.length === 0) return undefined;
-  const blocks = rows.reverse().map((r) => ({ slot: r.slot as bigint, timestamp: r.timestamp as bigint }));
+  return rows.reverse().map((r) => ({ slot: r.slot as bigint, timestamp: r.timestamp as bigint }));
+}
+
+/**
+ * The newest `n` blocks with transactions up to the horizon: live and streamed from the block
+ * fees' memory, as of `at` (or beyond that memory) from the store.
+ */
+async function lookback(store: Store, blockFees: BlockFeesEngine, n: number, horizon: Horizon): Promise<Lookback | undefined> {
+  const fromMemory = horizon === undefined || 'slot' in horizon ? blockFees.newestBlocks(n, horizon?.slot) : undefined;
+  const blocks = fromMemory ?? await storedBlocks(store, n, horizon);
+  if (blocks.length === 0) return undefined;
   const held = store.prunedBefore;
   if (held !== undefined && blocks[0]!.timestamp < held) throw prunedHistory('at', 'transactions', { from: blocks[0]!.timestamp }, held);
   return { blocks, ranges: await store.transactionRanges(blocks[0]!.slot, blocks.at(-1)!.slot) };
@@ -68,8 +78,8 @@ interface KernelInput extends Lookback {
 }
 
 /** The kernels' input for `query` up to the horizon; undefined before any block. */
-async function kernelInput(store: Store | undefined, query: LocalFeeQuery, horizon: Horizon): Promise<KernelInput | undefined> {
-  const span = store && (await lookback(store, query.lookback, horizon));
+async function kernelInput(store: Store | undefined, blockFees: BlockFeesEngine, query: LocalFeeQuery, horizon: Horizon): Promise<KernelInput | undefined> {
+  const span = store && (await lookback(store, blockFees, query.lookback, horizon));
   if (!span) return undefined;
   const keys = span.ranges[0]?.segment.accounts.keys;
   const wanted = Uint32Array.from(query.accounts, (key) => keys?.find(key) ?? NO_ID);
@@ -86,6 +96,7 @@ const higher = (a: bigint | null, b: bigint | null): bigint | null => (a === nul
 export class LocalFeeMarkets implements ChunkObserver {
   constructor(
     private readonly store: () => Store | undefined,
+    private readonly blockFees: BlockFeesEngine,
     private readonly minSamples: () => number,
     private readonly demand: StreamDemand = NO_DEMAND,
   ) {}
@@ -95,7 +106,7 @@ export class LocalFeeMarkets implements ChunkObserver {
    * accounts ("combined", first), each account's (in the order given), and all ("global", last).
    */
   async estimate(query: LocalFeeQuery, horizon?: Horizon): Promise<PriorityFeeEstimateRecord[]> {
-    const span = await kernelInput(this.store(), query, horizon);
+    const span = await kernelInput(this.store(), this.blockFees, query, horizon);
     if (!span) return [];
     const groups = accountTiers(span.parts, span.wanted, TIER_MILLIS, query.includeVote);
     const newest = span.blocks.at(-1)!;
@@ -120,7 +131,7 @@ export class LocalFeeMarkets implements ChunkObserver {
 
   /** Per block of the lookback, newest first: the fee Solana's getRecentPrioritizationFees reports for the accounts. */
   async recent(query: LocalFeeQuery, horizon?: Horizon): Promise<PrioritizationFeeRecord[]> {
-    const span = await kernelInput(this.store(), query, horizon);
+    const span = await kernelInput(this.store(), this.blockFees, query, horizon);
     if (!span) return [];
     const fees = recentBlockFees(span.parts, span.wanted);
     const times = new Map(span.blocks.map((b) => [b.slot, b.timestamp]));

@@ -24,6 +24,7 @@ import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { lowerBound } from '../windows/lower-bound.js';
+import { RecentRecords } from '../windows/recent-records.js';
 import { Spans } from '../windows/spans.js';
 import { blockPart, RecommendationWindow } from './recommendation-window.js';
 
@@ -69,15 +70,14 @@ interface WindowHistory {
   readonly done: Spans;
   /** The sliding state after the newest committed block, once live. */
   live?: RecommendationWindow;
-  /** The newest points of the live window, newest last; recent[0] is block recentFrom's. */
-  recent: RecommendationRecord[];
-  recentFrom: number;
+  /** The newest points of the live window: complete when it went live at the first block. */
+  recent: RecentRecords<RecommendationRecord>;
 }
 
 export class RecommendationsEngine implements ChunkObserver {
   readonly #blocks = new FeeBlocks();
   readonly #windows = new Map<string, WindowHistory>(
-    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), recent: [], recentFrom: 0 }]),
+    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), recent: new RecentRecords(RECENT) }]),
   );
 
   /**
@@ -127,7 +127,7 @@ export class RecommendationsEngine implements ChunkObserver {
         for (const { slot, time, cuLimit } of added) this.#blocks.push(slot, time, cuLimit);
         for (const [history, records] of made) {
           history.done.add(first, this.#blocks.length);
-          this.#remember(history, records);
+          history.recent.push(records);
         }
         return updates;
       },
@@ -179,8 +179,8 @@ export class RecommendationsEngine implements ChunkObserver {
   }
 
   async #read(store: Store, history: WindowHistory, limit: number, at: bigint | undefined): Promise<RecommendationRecord[]> {
-    const { recent } = history;
-    if (at === undefined && history.live && (recent.length >= limit || history.recentFrom === 0)) return recent.slice(-limit).reverse();
+    const live = at === undefined && history.live ? history.recent.newest(limit) : undefined;
+    if (live) return live;
     const asOf = at === undefined ? '' : ` AND "timestamp" < ${sqlInteger(at)}`;
     const rows = await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(history.length)}${asOf}` +
@@ -196,9 +196,8 @@ export class RecommendationsEngine implements ChunkObserver {
     this.#commit(points.filter((_, i) => !history.done.covers(from + i, from + i + 1)));
     history.done.add(from, this.#blocks.length);
     history.live = state;
-    history.recent = [];
-    history.recentFrom = from;
-    this.#remember(history, points);
+    history.recent = new RecentRecords(RECENT, from === 0);
+    history.recent.push(points);
   }
 
   /** Makes the points of blocks [from, to) with a window of their own. */
@@ -239,13 +238,4 @@ export class RecommendationsEngine implements ChunkObserver {
     if (points.length > 0) void this.store()!.appendRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }], { behind: true });
   }
 
-  /** Adds a live window's newest points to its memory, which keeps the newest RECENT. */
-  #remember(history: WindowHistory, points: readonly RecommendationRecord[]): void {
-    history.recent.push(...points);
-    const excess = history.recent.length - RECENT;
-    if (excess > 0) {
-      history.recent.splice(0, excess);
-      history.recentFrom += excess;
-    }
-  }
 }

@@ -1,0 +1,41 @@
+/**
+ * The newest records of a history, kept in memory so that live answers need no store read: the
+ * store holds them all, memory the newest `capacity` (a method's largest limit).
+ */
+export class RecentRecords<T> {
+  /** Oldest first. */
+  #items: T[] = [];
+  /** Whether every record of the history is held (then memory answers any limit). */
+  #complete: boolean;
+
+  /** `complete`: whether the history starts with the first record added (false: older ones are stored only). */
+  constructor(readonly capacity: number, complete = true) {
+    this.#complete = complete;
+  }
+
+  /** Adds records newer than every one held. */
+  push(records: readonly T[]): void {
+    this.#items.push(...records);
+    const excess = this.#items.length - this.capacity;
+    if (excess > 0) {
+      this.#items.splice(0, excess);
+      this.#complete = false;
+    }
+  }
+
+  /** The records held, oldest first. */
+  get items(): readonly T[] {
+    return this.#items;
+  }
+
+  /** Whether every record of the history is held. */
+  get complete(): boolean {
+    return this.#complete;
+  }
+
+  /** The newest `limit` of the first `end` held, newest first; undefined when older ones than memory holds are needed. */
+  newest(limit: number, end = this.#items.length): T[] | undefined {
+    if (end < limit && !this.#complete) return undefined;
+    return this.#items.slice(Math.max(0, end - limit), end).reverse();
+  }
+}
