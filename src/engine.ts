@@ -167,8 +167,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   };
   const pipeline = () =>
     (opening ??= (async () => {
-      // the database opens in its own thread meanwhile: nothing waits for it until something reads or writes it
-      store = openStore(platform.openSql());
+      // the database starts in its own thread when first needed (store.ts): answers from memory never wait for it
+      store = openStore(() => platform.openSql());
       return new IngestPipeline(store, [retention, ...priorityFees.observers, ...market.observers], hub);
     })());
   const hub = new SubscriptionHub({

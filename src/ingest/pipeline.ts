@@ -6,11 +6,12 @@
  *
  * A commit lets the event loop run between its stages (each engine's prepare, the store write), so
  * a request that arrives meanwhile waits for one stage, not for the whole commit. The store write
- * is queued, not awaited: the database works in its own thread while the next chunk is prepared
- * (at most MAX_WRITES_BEHIND commits behind), and every engine publishes its live state in `apply`,
- * all in one synchronous stretch right after the write is queued. Readers never see part of a
- * chunk: a store read queued after the publication runs after the chunk's write, and the store's
- * queue keeps its transaction whole.
+ * is not awaited: the database works in its own thread while the next chunk is prepared (at most
+ * MAX_WRITES_BEHIND commits behind; before it starts, the store holds the writes), and every
+ * engine publishes its live state in `apply`, all in one synchronous stretch with the store's
+ * commit, which makes the chunk's transactions readable. Readers never see part of a chunk: a
+ * database read queued after the publication runs after the chunk's write, and the store's queue
+ * keeps its transaction whole.
  */
 import { Table, tableToIPC } from 'apache-arrow';
 import { recordId } from '../schema/ids.js';
@@ -138,7 +139,7 @@ const INGESTION_METHOD = 'chain::market::ingestion';
 /**
  * Commits whose store write may still be pending while the next one is prepared. A pending write
  * holds only what goes to DuckDB-WASM (blocks, trades, records: a few MB a chunk), so a few are
- * allowed: a load then does not wait for the database to open.
+ * allowed: a load does not stall while the database starts.
  */
 const MAX_WRITES_BEHIND = 8;
 const TABLE_ORDER: readonly TableName[] = ['tokens', 'blocks', 'transactions', 'trades'];
@@ -298,8 +299,9 @@ export class IngestPipeline {
     }
     await yieldToEventLoop();
     // the database may lag a few commits behind; a write that failed fails this commit
+    while (this.#writes.length >= MAX_WRITES_BEHIND) await this.#writes.shift();
+    // the chunk's transactions are readable from here: it is published in the same synchronous stretch
     this.#writes.push(this.store.commit(unit, effects.flatMap((e) => e.records), { behind: true }));
-    while (this.#writes.length > MAX_WRITES_BEHIND) await this.#writes.shift();
 
     // published in one synchronous stretch: no reader runs between two engines' apply
     const slots = [...slotRecords.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

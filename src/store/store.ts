@@ -4,14 +4,19 @@
  * atomic units and read back with exact integers. Platform-independent: it only sees a
  * `SqlConnection`.
  *
- * Every call runs through one queue, in call order. DuckDB-WASM executes one statement at a time
- * on a connection, but a commit is several statements in one transaction: a query slipped in
- * between would see half a unit. Queuing commits and queries makes each unit all-or-nothing to
+ * Every database call runs through one queue, in call order. DuckDB-WASM executes one statement at
+ * a time on a connection, but a commit is several statements in one transaction: a query slipped
+ * in between would see half a unit. Queuing commits and queries makes each unit all-or-nothing to
  * every reader, and lets writers go on without waiting: a query queued after a commit sees it,
- * whether or not the commit's caller awaited it. The database opens in the queue's first task, so
- * nothing waits for DuckDB-WASM to start until something reads or writes it. A write its caller
- * did not wait for (`behind`) that fails, or a failed open, fails the store: every later call
- * rejects with that error, so a reader never gets an answer that silently misses a unit.
+ * whether or not the commit's caller awaited it.
+ *
+ * DuckDB-WASM starts when something first needs it: a query, `settled`, a commit its caller waits
+ * for, or more than START_BYTES of writes nobody waits for (`behind`), which are held until it is
+ * open and then written in one transaction. The resident transactions are read at once, outside the queue: a
+ * short load and the answers from memory never wait for the database, nor share the CPU with its
+ * start (docs/architecture.md). A write its caller did not wait for that fails, or a failed open,
+ * fails the store: every later call rejects with that error, so a reader never gets an answer that
+ * silently misses a unit.
  */
 import type { BlockRow, TokenRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
@@ -58,6 +63,16 @@ const CANONICAL_KEYS: Partial<Record<SqlCanonicalTable, readonly string[]>> = { 
 
 const stageOf = (table: string): string => `_stage_${table}`;
 
+/**
+ * Bytes of held writes that start the database: past the start of a load, where its start (about
+ * 1.3 s of CPU) would compete with decoding the first chunks. A 2-minute mainnet-profile dump holds
+ * 0.6 MB and never starts it; a 10-minute one (2.5 MB) starts it a third of the way in.
+ */
+const START_BYTES = 1 << 20;
+
+/** The database, or what opens it when first needed. */
+export type Connect = SqlConnection | (() => Promise<SqlConnection>);
+
 interface Write {
   readonly table: SqlTable;
   readonly ipc: Uint8Array;
@@ -71,38 +86,40 @@ function whereClause(conditions: readonly string[]): string {
 
 /** A DuckDB-WASM store on one connection. Create it with `openStore`. */
 export class Store {
-  #connection!: SqlConnection;
+  /** The database, once open. */
+  #connection: SqlConnection | undefined;
+  readonly #connect: Connect;
+  #started = false;
+  /** Writes of behind commits made before the database was open, oldest first, and their bytes. */
+  #held: Write[] = [];
+  #heldBytes = 0;
   readonly #queue = new SerialQueue();
   readonly #transactions = new TransactionSegments();
   #closed = false;
   #failed: Error | undefined;
   #prunedBefore: bigint | undefined;
 
-  private constructor(connection: Promise<SqlConnection> | SqlConnection) {
-    // the first task: open the connection and create the tables; every other call queues behind it
-    this.#exclusive(async () => {
-      const opened = await connection;
-      const statements = STORE_TABLES.map(createTableSql);
-      for (const table of Object.keys(CANONICAL_KEYS)) {
-        statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
-      }
-      await opened.run(statements.join(';\n'));
-      this.#connection = opened;
-    }, true);
+  private constructor(connect: Connect) {
+    this.#connect = connect;
   }
 
   /**
-   * The store over a connection, or one being opened (it owns it): every table is created (if
-   * absent) before the first call runs. Returns at once; a failure to open fails every call.
+   * The store over a connection, or over what opens one when first needed (then it owns it): every
+   * table is created (if absent) before the first database call runs. Returns at once; a failure
+   * to open fails every call.
    */
-  static open(connection: Promise<SqlConnection> | SqlConnection): Store {
-    return new Store(connection);
+  static open(connect: Connect): Store {
+    return new Store(connect);
   }
 
-  /** Resolves once every call queued so far has run; rejects if the store has failed. */
+  /** Whether DuckDB-WASM has been asked to start (see the module's comment). */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Resolves once every call made so far has been written or run; rejects if the store has failed. */
   async settled(): Promise<void> {
-    await this.#queue.run(async () => undefined);
-    if (this.#failed) throw this.#failed;
+    await this.#exclusive(async () => undefined);
   }
 
   /**
@@ -113,29 +130,57 @@ export class Store {
    * nothing is written. `behind`: see WriteOptions.
    */
   commit(unit: CommitUnit, records: readonly RecordRows[] = [], options: WriteOptions = {}): Promise<CommitResult> {
-    let writes: Write[];
+    let todo: Write[];
     try {
-      writes = this.#plan(unit, records);
+      todo = this.#plan(unit, records).filter((w) => w.rows > 0);
     } catch (error) {
       return Promise.reject(error);
     }
+    const transactions = unit.transactions?.columns.offsets.at(-1) ?? 0;
+    if (options.behind) return this.#commitBehind(todo, transactions > 0 ? unit.transactions : undefined);
     return this.#exclusive(async () => {
       const rows: Record<string, number> = {};
-      const todo = writes.filter((w) => w.rows > 0);
-      const transactions = unit.transactions?.columns.offsets.at(-1) ?? 0;
       if (todo.length > 0) await this.#write(todo, rows);
       if (transactions > 0) {
         this.#transactions.append(unit.transactions!);
         rows.transactions = transactions;
       }
       return { rows };
-    }, options.behind);
+    });
+  }
+
+  /**
+   * A commit nobody waits for: its transactions join the resident ones at once (the caller
+   * publishes it next), its database writes are held or queued. Resolves when they are written,
+   * or at once while they are held.
+   */
+  #commitBehind(todo: readonly Write[], transactions: ResidentTransactions | undefined): Promise<CommitResult> {
+    if (this.#closed) return Promise.reject(new Error('store is closed'));
+    if (this.#failed) return Promise.reject(this.#failed);
+    const rows: Record<string, number> = {};
+    for (const write of todo) rows[write.table.name] = (rows[write.table.name] ?? 0) + write.rows;
+    if (transactions) {
+      this.#transactions.append(transactions);
+      rows.transactions = transactions.columns.offsets.at(-1)!;
+    }
+    if (todo.length === 0) return Promise.resolve({ rows });
+    if (this.#connection === undefined) {
+      // held until the database is open (its start then writes them): a load never waits for it to start
+      this.#held.push(...todo);
+      this.#heldBytes += todo.reduce((sum, w) => sum + w.ipc.byteLength, 0);
+      if (this.#heldBytes > START_BYTES) this.#start();
+      return Promise.resolve({ rows });
+    }
+    return this.#exclusive(async () => {
+      await this.#write(todo, {});
+      return { rows };
+    }, true);
   }
 
   /** Runs the unit's DuckDB writes in one transaction, counting the rows per table into `rows`. */
   async #write(todo: readonly Write[], rows: Record<string, number>): Promise<void> {
     // every statement runs in the database's own thread; store reads wait in the queue, so none sees the open transaction
-    const c = this.#connection;
+    const c = this.#connection!;
     await c.run('BEGIN TRANSACTION');
     try {
       for (const write of todo) {
@@ -165,7 +210,7 @@ export class Store {
     await this.#exclusive(async () => {
       if (this.#prunedBefore !== undefined && cutNs <= this.#prunedBefore) return;
       this.#prunedBefore = cutNs;
-      const [row] = await this.#connection.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
+      const [row] = await this.#connection!.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
       if (row?.last != null) this.#transactions.pruneThrough(row.last as bigint);
     });
   }
@@ -197,38 +242,59 @@ export class Store {
 
   /** The transactions of slots first..last (inclusive), by (slot, index), as resident; queued like every other call. */
   transactions(first: bigint, last: bigint): Promise<ResidentTransactions> {
-    return this.#exclusive(async () => this.#transactions.between(first, last));
+    return this.#resident(() => this.#transactions.between(first, last));
   }
 
   /** The same transactions as `transactions`, as the ranges of blocks the store holds them in (no copy). */
   transactionRanges(first: bigint, last: bigint): Promise<SegmentRange[]> {
-    return this.#exclusive(async () => this.#transactions.ranges(first, last));
+    return this.#resident(() => this.#transactions.ranges(first, last));
+  }
+
+  /**
+   * A read of the resident transactions: at once, not queued (they are appended when a commit is
+   * made, or written, for one its caller waits for), but failing like every other call.
+   */
+  async #resident<T>(read: () => T): Promise<T> {
+    if (this.#closed) throw new Error('store is closed');
+    if (this.#failed) throw this.#failed;
+    return read();
   }
 
   /** Any read query as plain rows, queued like every other call (build SQL with the `sql.ts` helpers). */
   rows(sql: string): Promise<Record<string, unknown>[]> {
-    return this.#exclusive(() => this.#connection.queryRows(sql));
+    return this.#exclusive(() => this.#connection!.queryRows(sql));
   }
 
   /** Any read query as Arrow IPC stream bytes, queued like every other call. */
   ipc(sql: string): Promise<Uint8Array> {
-    return this.#exclusive(() => this.#connection.queryIPC(sql));
+    return this.#exclusive(() => this.#connection!.queryIPC(sql));
   }
 
-  /** Closes the store and its connection after the calls already queued; closing again does nothing. */
+  /**
+   * Closes the store and its connection after the calls already queued; closing again does
+   * nothing. Writes still held are dropped with the in-memory database they were bound for.
+   */
   close(): Promise<void> {
+    this.#held = [];
     return this.#queue.run(async () => {
       if (this.#closed) return;
       this.#closed = true;
-      await this.#connection?.close();
+      // a connection given open is owned too, started or not
+      await (this.#connection ?? (typeof this.#connect === 'function' ? undefined : this.#connect))?.close();
     });
   }
 
   /**
-   * Queues `task`. A task run `behind` (nobody waits for it) that fails fails the store; its
+   * Queues `task`, the database started first. A task run `behind` (nobody waits for it) that fails fails the store; its
    * promise may be left unawaited (the store keeps the failure and every later call rejects with it).
    */
   #exclusive<T>(task: () => Promise<T>, behind = false): Promise<T> {
+    this.#start();
+    return this.#queued(task, behind);
+  }
+
+  /** Queues `task` (see #exclusive) without starting the database. */
+  #queued<T>(task: () => Promise<T>, behind: boolean): Promise<T> {
     const run = this.#queue.run(async () => {
       if (this.#closed) throw new Error('store is closed');
       if (this.#failed) throw this.#failed;
@@ -241,6 +307,31 @@ export class Store {
     });
     if (behind) run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Queues, once, the database's start: its connection opened, every table created, then the
+   * writes held until then, in one transaction, before any call queued after it. A failure fails
+   * the store.
+   */
+  #start(): void {
+    if (this.#started || this.#closed) return;
+    this.#started = true;
+    const connect = this.#connect;
+    void this.#queued(async () => {
+      const opened = typeof connect === 'function' ? await connect() : connect;
+      const statements = STORE_TABLES.map(createTableSql);
+      for (const table of Object.keys(CANONICAL_KEYS)) {
+        statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
+      }
+      await opened.run(statements.join(';\n'));
+      // from here commits queue their writes (after this task): the held ones are all taken now
+      this.#connection = opened;
+      const held = this.#held;
+      this.#held = [];
+      this.#heldBytes = 0;
+      if (held.length > 0) await this.#write(held, {});
+    }, true);
   }
 
   #plan(unit: CommitUnit, records: readonly RecordRows[]): Write[] {
@@ -263,7 +354,7 @@ export class Store {
 
   /** Replaces the rows whose key is in `ipc` (the last row of a key in `ipc` wins); runs inside the commit's transaction. */
   async #upsert(table: SqlTable, ipc: Uint8Array, key: readonly string[]): Promise<void> {
-    const c = this.#connection;
+    const c = this.#connection!;
     const target = sqlIdent(table.name);
     const stage = sqlIdent(stageOf(table.name));
     const keys = key.map(sqlIdent);
@@ -278,7 +369,7 @@ export class Store {
   }
 }
 
-/** A store on a connection, or on one being opened (see `Store.open`). */
-export function openStore(connection: Promise<SqlConnection> | SqlConnection): Store {
-  return Store.open(connection);
+/** A store on a connection, or on what opens one when first needed (see `Store.open`). */
+export function openStore(connect: Connect): Store {
+  return Store.open(connect);
 }

@@ -37,6 +37,19 @@ const failingRecords = (slot: bigint) => [{
   }), 'stream'),
 }];
 
+/** Block fee record rows of `ids` at `slot`, every field given (std_dev from `std`), as Arrow IPC. */
+function blockFeeRows(ids: bigint[], slot: bigint, std: (number | null)[]): Uint8Array {
+  const columns: Record<string, unknown> = {};
+  for (const [name, wire] of BlockFees.fields as readonly (readonly [string, string])[]) {
+    if (name === 'id') columns[name] = makeVector(new BigInt64Array(ids));
+    else if (name === 'slot') columns[name] = makeVector(new BigUint64Array(ids.map(() => slot)));
+    else if (name === 'std_dev') columns[name] = vectorFromArray(std, new Float64());
+    else if (wire === 'Float4' || wire === 'Float8') columns[name] = vectorFromArray(ids.map(() => 0.5), new Float64());
+    else columns[name] = makeVector(new BigUint64Array(ids.map(() => 7n)));
+  }
+  return tableToIPC(new Table(columns as never), 'stream');
+}
+
 describe('Store', () => {
   let store: Store;
   beforeAll(async () => {
@@ -69,16 +82,31 @@ describe('Store', () => {
   });
 
   it('a write nobody waited for (behind) that fails fails the store: every later call says so', async () => {
-    const other = openStore(openDuckDBNode()); // opens in its queue: calls made meanwhile wait for it
+    const other = openStore(() => openDuckDBNode());
     try {
+      // held until the database starts: each resolves at once with the rows it will write
       const good = other.commit(unitOf(generateBlock(6n, 1)), [], { behind: true });
       const failed = other.commit(unitOf(generateBlock(7n, 2)), failingRecords(7n), { behind: true });
-      const later = other.rows('SELECT count(*) AS n FROM blocks'); // queued after both writes
       expect((await good).rows).toEqual({ blocks: 1, transactions: 1 });
-      await expect(failed).rejects.toThrow(/tx_count|UINT32|out of range/i);
+      expect((await failed).rows).toEqual({ blocks: 1, transactions: 2, block_fees: 1 });
+      // the first read starts the database, which writes what was held first
+      const later = other.rows('SELECT count(*) AS n FROM blocks');
       await expect(later).rejects.toThrow(/the store failed and holds nothing from then on: .*(tx_count|UINT32|out of range)/i);
       await expect(other.settled()).rejects.toThrow(/the store failed/);
       await expect(other.commit(unitOf(generateBlock(8n, 1)))).rejects.toThrow(/the store failed/);
+      await expect(other.transactions(0n, 10n)).rejects.toThrow(/the store failed/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('once the database is open, a behind write that fails rejects too', async () => {
+    const other = openStore(await openDuckDBNode());
+    try {
+      await other.settled(); // started and open
+      const failed = other.commit(unitOf(generateBlock(7n, 2)), failingRecords(7n), { behind: true });
+      await expect(failed).rejects.toThrow(/tx_count|UINT32|out of range/i);
+      await expect(other.rows('SELECT 1')).rejects.toThrow(/the store failed/);
     } finally {
       await other.close();
     }
@@ -223,27 +251,15 @@ describe('Store queries', () => {
 
   it('record rows are appended inside the unit', async () => {
     const table = recordTableName(BlockFees);
-    const rowsFor = (ids: bigint[], slot: bigint, std: (number | null)[]) => {
-      // Only some BlockFees fields: the rest of a record row must be given, so build all of them.
-      const columns: Record<string, unknown> = {};
-      for (const [name, wire] of BlockFees.fields as readonly (readonly [string, string])[]) {
-        if (name === 'id') columns[name] = makeVector(new BigInt64Array(ids));
-        else if (name === 'slot') columns[name] = makeVector(new BigUint64Array(ids.map(() => slot)));
-        else if (name === 'std_dev') columns[name] = vectorFromArray(std, new Float64());
-        else if (wire === 'Float4' || wire === 'Float8') columns[name] = vectorFromArray(ids.map(() => 0.5), new Float64());
-        else columns[name] = makeVector(new BigUint64Array(ids.map(() => 7n)));
-      }
-      return tableToIPC(new Table(columns as never), 'stream');
-    };
-    const first = await store.commit(unitOf(generateBlock(20n, 1)), [{ table, ipc: rowsFor([1n, 2n], 20n, [1.5, null]) }]);
+    const first = await store.commit(unitOf(generateBlock(20n, 1)), [{ table, ipc: blockFeeRows([1n, 2n], 20n, [1.5, null]) }]);
     expect(first.rows).toEqual({ blocks: 1, transactions: 1, block_fees: 2 });
-    await store.appendRecords([{ table, ipc: rowsFor([3n], 21n, [3.5]) }]);
+    await store.appendRecords([{ table, ipc: blockFeeRows([3n], 21n, [3.5]) }]);
     expect(await store.rows(`SELECT id, slot, std_dev FROM ${table} ORDER BY id`)).toEqual([
       { id: 1n, slot: 20n, std_dev: 1.5 },
       { id: 2n, slot: 20n, std_dev: null },
       { id: 3n, slot: 21n, std_dev: 3.5 },
     ]);
-    await expect(store.appendRecords([{ table: 'nope', ipc: rowsFor([1n], 1n, [1]) }])).rejects.toThrow(/unknown record table/);
+    await expect(store.appendRecords([{ table: 'nope', ipc: blockFeeRows([1n], 1n, [1]) }])).rejects.toThrow(/unknown record table/);
     const utf8Id = tableToIPC(new Table({ id: vectorFromArray(['x'], new Utf8()) }), 'stream');
     await expect(store.appendRecords([{ table, ipc: utf8Id }])).rejects.toThrow(/id has Arrow type/);
   });
@@ -278,5 +294,72 @@ describe('Store.prune', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('The database starts when first needed', () => {
+  /** A store whose database opens only when `open()` is called after the store asked for it. */
+  const gatedStore = () => {
+    let asked = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const store = openStore(async () => {
+      asked++;
+      await gate;
+      return openDuckDBNode();
+    });
+    return { store, asked: () => asked, open: release };
+  };
+  const blockCount = async (store: Store) => Number((await store.rows('SELECT count(*) AS n FROM blocks'))[0]!.n);
+
+  it('holds the writes nobody waits for, their transactions readable at once, until a read starts it and finds them all', async () => {
+    const { store, asked, open } = gatedStore();
+    try {
+      for (let slot = 1n; slot <= 5n; slot++) {
+        expect((await store.commit(unitOf(generateBlock(slot, 2)), [], { behind: true })).rows).toEqual({ blocks: 1, transactions: 2 });
+      }
+      expect(rowSlots(await store.transactions(0n, 10n))).toEqual([1n, 1n, 2n, 2n, 3n, 3n, 4n, 4n, 5n, 5n]);
+      await Promise.resolve();
+      expect([store.started, asked()]).toEqual([false, 0]);
+      const count = blockCount(store); // starts it
+      await new Promise((resolve) => setImmediate(resolve));
+      expect([store.started, asked()]).toEqual([true, 1]);
+      open();
+      expect(await count).toBe(5);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('held writes past a megabyte start it, and commits never wait for it to open', async () => {
+    const { store, asked, open } = gatedStore();
+    try {
+      const table = recordTableName(BlockFees);
+      const ids = Array.from({ length: 8000 }, (_, i) => BigInt(i));
+      const big = blockFeeRows(ids, 1n, ids.map(() => 1));
+      expect(big.byteLength).toBeGreaterThan(1 << 20);
+      await store.commit(unitOf(generateBlock(1n, 2)), [{ table, ipc: big }], { behind: true });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect([store.started, asked()]).toEqual([true, 1]);
+      // still opening: later commits resolve at once, held; the resident transactions are read as ever
+      for (let slot = 2n; slot <= 4n; slot++) await store.commit(unitOf(generateBlock(slot, 1)), [], { behind: true });
+      expect(rowCount(await store.transactions(0n, 10n))).toBe(5);
+      const count = blockCount(store);
+      open();
+      expect(await count).toBe(4);
+      expect(await store.rows(`SELECT count(*) AS n FROM ${table}`)).toEqual([{ n: 8000n }]);
+      expect(asked()).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('closing a store that never started drops what it held and never opens the database', async () => {
+    const { store, asked } = gatedStore();
+    await store.commit(unitOf(generateBlock(1n, 2)), [], { behind: true });
+    await store.close();
+    expect([store.started, asked()]).toEqual([false, 0]);
+    await expect(store.transactions(0n, 10n)).rejects.toThrow(/closed/);
+    await expect(store.commit(unitOf(generateBlock(2n, 1)), [], { behind: true })).rejects.toThrow(/closed/);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * DuckDB-WASM starts when something first needs it (src/store/store.ts): a load, every live answer
+ * and every stream come from memory, so start-up to the first answer never waits for the database.
+ * An engine whose database never opens answers every method live, at its largest limit, the same
+ * as an engine reading its history from its database (as of after the newest block), and pushes
+ * every stream; an engine whose database opens normally does not start it for a short load and its
+ * first answers, only for its first as-of answer (or, in the background, past a megabyte of writes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { busiestAccounts } from '../../src/generate/accounts.js';
+import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
+import { createEngineOn, type Engine } from '../../src/engine.js';
+import { METHOD_TABLE } from '../../src/methods/index.js';
+import { nodePlatform } from '../../src/platform/node.js';
+import { encodeTimestamp } from '../../src/schema/encode.js';
+
+const blocks = [...generateBlocks({ minutes: 3, txPerBlock: 8, seed: 'lazy-database' })];
+const PAST_THE_END = encodeTimestamp(blocks.at(-1)!.block.timestamp + 1_000_000_000n);
+const HOT = busiestAccounts(blocks, 3);
+
+/** Every method with each of its windows, at its largest limit (the local fee markets with the busiest accounts). */
+const CALLS: [string, Record<string, unknown>][] = [...METHOD_TABLE.values()].flatMap((m) => {
+  const spec = m.params as Record<string, { values?: readonly string[]; max?: number }>;
+  const limit = spec.limit?.max === undefined ? {} : { limit: spec.limit.max };
+  const accounts = spec.accounts === undefined ? {} : { accounts: HOT };
+  return (spec.window?.values ?? [undefined]).map((w) => [m.name, { ...limit, ...accounts, ...(w === undefined ? {} : { window: w }) }] as [string, Record<string, unknown>]);
+});
+
+async function feed(engine: Engine, part: readonly GeneratedBlock[]): Promise<void> {
+  await engine.ingest({ tokens: generateTokens() });
+  for (let i = 0; i < part.length; i += 30) {
+    const chunk = part.slice(i, i + 30);
+    await engine.ingest({ blocks: chunk.map((b) => b.block), transactions: chunk.flatMap((b) => b.transactions), trades: chunk.flatMap((b) => b.trades) });
+  }
+}
+
+/** Records without the wall-clock fields of ingestion timings. */
+async function answer(engine: Engine, method: string, params: Record<string, unknown>): Promise<unknown> {
+  const records = (await engine.call(method as never, params as never)) as Record<string, unknown>[];
+  return method === 'chain::market::ingestion' ? records.map(({ took, started_at, ...rest }) => rest) : records;
+}
+
+/** An engine on Node whose database opens through `openSql`, counting the times it was asked to. */
+async function engineWith(openSql: () => ReturnType<typeof nodePlatform.openSql>) {
+  let asked = 0;
+  const engine = await createEngineOn({ ...nodePlatform, openSql: () => (asked++, openSql()) }, { minSamples: 10 });
+  return { engine, asked: () => asked };
+}
+
+const engines: Engine[] = [];
+afterAll(async () => {
+  await Promise.all(engines.map((e) => e.close()));
+});
+
+describe('no live answer waits for the database', () => {
+  let stored: Awaited<ReturnType<typeof engineWith>>;
+  beforeAll(async () => {
+    stored = await engineWith(() => nodePlatform.openSql());
+    engines.push(stored.engine);
+    await feed(stored.engine, blocks);
+  }, 60_000);
+
+  it('an engine whose database never opens loads, pushes every stream and answers every method live as the stored history does', async () => {
+    let fail!: (error: Error) => void;
+    const { engine } = await engineWith(() => new Promise((_, reject) => (fail = reject)));
+    const pushes = new Map<string, number>();
+    for (const [method, params] of CALLS) {
+      const { limit, ...stream } = params;
+      const key = `${method} ${JSON.stringify(stream)}`;
+      if (pushes.has(key)) continue;
+      pushes.set(key, 0);
+      await engine.subscribe(method as never, stream as never, () => void pushes.set(key, pushes.get(key)! + 1));
+    }
+    await feed(engine, blocks);
+    for (const [method, params] of CALLS) {
+      const live = await answer(engine, method, params);
+      expect(live, `${method} ${JSON.stringify(params)}`).toEqual(await answer(stored.engine, method, { ...params, at: PAST_THE_END }));
+      expect((live as unknown[]).length, method).toBeGreaterThan(0);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const [key, count] of pushes) expect(count, key).toBeGreaterThan(0);
+    // the largest limits made enough recommendation points to start the database in the background, which never opened
+    fail(new Error('closed before it opened'));
+    await engine.close();
+  });
+
+  it('an engine starts its database for the first as-of answer, not for its load or live answers', async () => {
+    const { engine, asked } = await engineWith(() => nodePlatform.openSql());
+    engines.push(engine);
+    await feed(engine, blocks);
+    // every method and window at its default limit: the first answers a user asks
+    for (const [method, { limit, ...params }] of CALLS) await engine.call(method as never, params as never);
+    expect(asked()).toBe(0);
+    expect(await answer(engine, 'chain::priorityfee::block', { limit: 1000, at: PAST_THE_END }))
+      .toEqual(await answer(stored.engine, 'chain::priorityfee::block', { limit: 1000 }));
+    expect(asked()).toBe(1);
+  });
+});
