@@ -11,6 +11,9 @@ for (let i = 0; i < ALPHABET.length; i++) INDEX[ALPHABET.charCodeAt(i)] = i;
 // The encoder holds the number as 24-bit limbs and divides by 58^4 per pass, so every step stays an
 // exact f64 integer (remainder x 2^24 + limb < 2^48): a 64-byte signature takes ~22 passes, not ~88.
 const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+/** 1 for every byte that is not a base58 digit. */
+const NOT_DIGIT = new Uint8Array(256).fill(1);
+for (const code of CODES) NOT_DIGIT[code] = 0;
 const LIMB = 16777216; // 2^24
 const GROUP = 58 * 58 * 58 * 58;
 
@@ -155,12 +158,44 @@ function compareDigits(bytes: Uint8Array, start: number, end: number, bound: Uin
  * by digit. Accepts exactly the strings isPublicKey accepts.
  */
 export function isPublicKeyUtf8(bytes: Uint8Array, start: number, end: number): boolean {
+  return allDigits(bytes, start, end) && keyDigitsInRange(bytes, start, end);
+}
+
+/**
+ * `isPublicKeyUtf8` of values from..to of an Arrow string column (its value bytes and offsets),
+ * skipping those `skip` names (nulls): the digits are checked in one pass over all the bytes the
+ * values span, a table lookup a byte without a branch, then each value's length and range. A
+ * skipped value's bytes are checked too (a null's are normally none).
+ */
+export function allPublicKeysUtf8(
+  bytes: Uint8Array, offsets: Int32Array, from: number, to: number, skip?: (i: number) => boolean,
+): boolean {
+  if (!allDigits(bytes, offsets[from]!, offsets[to]!)) return false;
+  for (let i = from; i < to; i++) if (!skip?.(i) && !keyDigitsInRange(bytes, offsets[i]!, offsets[i + 1]!)) return false;
+  return true;
+}
+
+/** Whether bytes[start, end) are all base58 digits; four lanes so that the lookups do not wait on each other. */
+function allDigits(bytes: Uint8Array, start: number, end: number): boolean {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = start;
+  for (; i + 4 <= end; i += 4) {
+    a |= NOT_DIGIT[bytes[i]!]!;
+    b |= NOT_DIGIT[bytes[i + 1]!]!;
+    c |= NOT_DIGIT[bytes[i + 2]!]!;
+    d |= NOT_DIGIT[bytes[i + 3]!]!;
+  }
+  for (; i < end; i++) a |= NOT_DIGIT[bytes[i]!]!;
+  return (a | b | c | d) === 0;
+}
+
+/** For base58 digits bytes[start, end): whether they are a public key (its length, then its range after the leading '1's). */
+function keyDigitsInRange(bytes: Uint8Array, start: number, end: number): boolean {
   const length = end - start;
   if (length < 32 || length > 44) return false;
-  for (let i = start; i < end; i++) {
-    const code = bytes[i]!;
-    if (code >= 128 || INDEX[code]! < 0) return false;
-  }
   let digits = start;
   while (digits < end && bytes[digits] === 49) digits++;
   const m = 32 - (digits - start); // bytes the number after the leading zeros must take

@@ -6,7 +6,7 @@
  */
 import { Field, makeData, RecordBatch, Schema, Struct, type Data, type DataType } from 'apache-arrow';
 import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
-import { isPublicKeyUtf8 } from '../../schema/base58.js';
+import { allPublicKeysUtf8 } from '../../schema/base58.js';
 import { holdsNulls, MAX_TRANSACTION_KEYS, TABLES, type Column, type TableName } from '../../schema/tables.js';
 import { TABLE_RULES, type ColumnRule } from '../validate.js';
 
@@ -16,16 +16,10 @@ function canonicalType(column: Column, field: Field): boolean {
   return column.kind !== 'ns' || field.metadata.get(NANOS_METADATA_KEY) === 'ns';
 }
 
-/** Every non-null value of a Utf8 column is a base58 public key. */
+/** Every non-null value of a Utf8 column is a base58 public key (a null spanning bytes that are not digits sends the batch to the row path). */
 function allPublicKeys(data: Data): boolean {
-  const offsets = data.valueOffsets as Int32Array;
-  const bytes = data.values as Uint8Array;
-  const nullable = data.nullCount > 0;
-  for (let i = 0; i < data.length; i++) {
-    if (nullable && !data.getValid(i)) continue;
-    if (!isPublicKeyUtf8(bytes, offsets[i]!, offsets[i + 1]!)) return false;
-  }
-  return true;
+  const skip = data.nullCount > 0 ? (i: number) => !data.getValid(i) : undefined;
+  return allPublicKeysUtf8(data.values as Uint8Array, data.valueOffsets as Int32Array, 0, data.length, skip);
 }
 
 /** Every list of a List<Utf8> column holds at most MAX_TRANSACTION_KEYS public keys, none null. */
@@ -36,10 +30,7 @@ function allKeyLists(data: Data): boolean {
   const to = offsets[data.length]!;
   for (let i = 0; i < data.length; i++) if (offsets[i + 1]! - offsets[i]! > MAX_TRANSACTION_KEYS) return false;
   if (child.nullCount > 0) return false;
-  const keyOffsets = child.valueOffsets as Int32Array;
-  const bytes = child.values as Uint8Array;
-  for (let k = from; k < to; k++) if (!isPublicKeyUtf8(bytes, keyOffsets[k]!, keyOffsets[k + 1]!)) return false;
-  return true;
+  return allPublicKeysUtf8(child.values as Uint8Array, child.valueOffsets as Int32Array, from, to);
 }
 
 /** Every non-null value of a fixed-width column holds the rule. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPublicKey as isBase58PublicKey } from '../../../src/schema/base58.js';
 import { rowsToTable } from '../../../src/ingest/arrow.js';
 import { InvalidValue, normalizeValue, validateRows } from '../../../src/ingest/validate.js';
-import { decodeBase58, encodeBase58, isPublicKeyUtf8 } from '../../../src/schema/base58.js';
+import { allPublicKeysUtf8, decodeBase58, encodeBase58, isPublicKeyUtf8 } from '../../../src/schema/base58.js';
 import { makeRows, MAX_U64, prng } from './fixtures.js';
 
 const invalid = (kind: Parameters<typeof normalizeValue>[0], value: unknown) => {
@@ -88,6 +88,25 @@ describe('isBase58PublicKey and isPublicKeyUtf8 agree with decodeBase58(text).le
       const bytes = utf8.encode(`..${text}.`);
       expect(isPublicKeyUtf8(bytes, 2, bytes.length - 1), text).toBe(expected);
     }
+    // the column-wise check: groups of 1-6 values as an Arrow string column's bytes and offsets, every third one null (empty)
+    const valid = (text: string) => decodeBase58(text)?.length === 32;
+    for (let start = 0; start < texts.length; start += 1 + (start % 6)) {
+      const group = texts.slice(start, start + 1 + (start % 6));
+      const nulls = new Set(group.map((_, i) => i).filter((i) => (start + i) % 3 === 0));
+      const values = group.map((text, i) => (nulls.has(i) ? '' : text));
+      const bytes = utf8.encode(`.${values.join('')}`);
+      const offsets = new Int32Array(values.length + 1);
+      values.forEach((text, i) => (offsets[i + 1] = offsets[i]! + utf8.encode(text).length));
+      offsets.forEach((o, i) => (offsets[i] = o + 1));
+      expect(allPublicKeysUtf8(bytes, offsets, 0, values.length), group.join(' ')).toBe(group.every(valid) && nulls.size === 0);
+      expect(allPublicKeysUtf8(bytes, offsets, 0, values.length, (i) => nulls.has(i)), group.join(' '))
+        .toBe(group.every((text, i) => nulls.has(i) || valid(text)));
+    }
+    // a null spanning bytes that are not digits fails the column check (the row path then judges each row)
+    const key = encodeBase58(new Uint8Array(32).fill(7));
+    const bytes = utf8.encode(`${key}0`);
+    expect(allPublicKeysUtf8(bytes, Int32Array.from([0, key.length, key.length + 1]), 0, 2, (i) => i === 1)).toBe(false);
+    expect(allPublicKeysUtf8(bytes, Int32Array.from([0, key.length, key.length + 1]), 0, 1)).toBe(true);
   });
 });
 
