@@ -12,7 +12,8 @@
  *
  * DuckDB-WASM starts when something first needs it: a query, `settled`, a commit its caller waits
  * for, or more than START_BYTES of writes nobody waits for (`behind`), which are held until it is
- * open and then written in one transaction. The resident transactions are read at once, outside the queue: a
+ * open and then written in one transaction. Once it is open, behind writes join the next flush
+ * queued: those made while the database is busy go in together, one transaction for many commits. The resident transactions are read at once, outside the queue: a
  * short load and the answers from memory never wait for the database, nor share the CPU with its
  * start (docs/architecture.md). A write its caller did not wait for that fails, or a failed open,
  * fails the store: every later call rejects with that error, so a reader never gets an answer that
@@ -90,9 +91,14 @@ export class Store {
   #connection: SqlConnection | undefined;
   readonly #connect: Connect;
   #started = false;
-  /** Writes of behind commits made before the database was open, oldest first, and their bytes. */
+  /**
+   * Writes of behind commits not yet taken by a flush, oldest first, and their bytes: until the
+   * database is open they are held; then the next flush writes all of them in one transaction.
+   */
   #held: Write[] = [];
   #heldBytes = 0;
+  /** The flush queued and not yet running, which the writes held meanwhile join. */
+  #nextFlush: Promise<void> | undefined;
   readonly #queue = new SerialQueue();
   readonly #transactions = new TransactionSegments();
   #closed = false;
@@ -151,8 +157,8 @@ export class Store {
 
   /**
    * A commit nobody waits for: its transactions join the resident ones at once (the caller
-   * publishes it next), its database writes are held or queued. Resolves when they are written,
-   * or at once while they are held.
+   * publishes it next), its database writes join the next flush. Resolves when they are written,
+   * or at once while the database is not open (they are held until it is).
    */
   #commitBehind(todo: readonly Write[], transactions: ResidentTransactions | undefined): Promise<CommitResult> {
     if (this.#closed) return Promise.reject(new Error('store is closed'));
@@ -164,17 +170,27 @@ export class Store {
       rows.transactions = transactions.columns.offsets.at(-1)!;
     }
     if (todo.length === 0) return Promise.resolve({ rows });
-    if (this.#connection === undefined) {
-      // held until the database is open (its start then writes them): a load never waits for it to start
-      this.#held.push(...todo);
-      this.#heldBytes += todo.reduce((sum, w) => sum + w.ipc.byteLength, 0);
-      if (this.#heldBytes > START_BYTES) this.#start();
-      return Promise.resolve({ rows });
-    }
-    return this.#exclusive(async () => {
-      await this.#write(todo, {});
-      return { rows };
-    }, true);
+    this.#held.push(...todo);
+    this.#heldBytes += todo.reduce((sum, w) => sum + w.ipc.byteLength, 0);
+    if (!this.#started && this.#heldBytes > START_BYTES) this.#start();
+    // until it is open the flush queued behind its start takes them: a load never waits for the database to start
+    if (this.#connection === undefined) return Promise.resolve({ rows });
+    return this.#flushHeld().then(() => ({ rows }));
+  }
+
+  /**
+   * The flush that will write the writes held now: the one queued and not yet running, or a new
+   * one. Commits made while a flush runs join the next: when the database is slower than the
+   * commits, their writes coalesce into fewer, larger transactions.
+   */
+  #flushHeld(): Promise<void> {
+    return (this.#nextFlush ??= this.#queued(async () => {
+      this.#nextFlush = undefined;
+      const held = this.#held;
+      this.#held = [];
+      this.#heldBytes = 0;
+      if (held.length > 0) await this.#write(held, {});
+    }, true));
   }
 
   /** Runs the unit's DuckDB writes in one transaction, counting the rows per table into `rows`. */
@@ -290,6 +306,7 @@ export class Store {
    */
   #exclusive<T>(task: () => Promise<T>, behind = false): Promise<T> {
     this.#start();
+    if (this.#held.length > 0) void this.#flushHeld(); // a call sees every commit made before it
     return this.#queued(task, behind);
   }
 
@@ -310,9 +327,9 @@ export class Store {
   }
 
   /**
-   * Queues, once, the database's start: its connection opened, every table created, then the
-   * writes held until then, in one transaction, before any call queued after it. A failure fails
-   * the store.
+   * Queues, once, the database's start (its connection opened, every table created) and a flush
+   * of the writes held until it is open, before any call queued after it. A failure fails the
+   * store.
    */
   #start(): void {
     if (this.#started || this.#closed) return;
@@ -325,13 +342,9 @@ export class Store {
         statements.push(`CREATE TEMP TABLE IF NOT EXISTS ${sqlIdent(stageOf(table))} AS SELECT * FROM ${sqlIdent(table)} LIMIT 0`);
       }
       await opened.run(statements.join(';\n'));
-      // from here commits queue their writes (after this task): the held ones are all taken now
       this.#connection = opened;
-      const held = this.#held;
-      this.#held = [];
-      this.#heldBytes = 0;
-      if (held.length > 0) await this.#write(held, {});
     }, true);
+    void this.#flushHeld();
   }
 
   #plan(unit: CommitUnit, records: readonly RecordRows[]): Write[] {

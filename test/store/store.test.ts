@@ -354,6 +354,26 @@ describe('The database starts when first needed', () => {
     }
   });
 
+  it('once open, writes made before the queued flush runs join its transaction', async () => {
+    const connection = await openDuckDBNode();
+    let transactions = 0;
+    const counted = { ...connection, run: (sql: string) => ((transactions += sql === 'BEGIN TRANSACTION' ? 1 : 0), connection.run(sql)) };
+    const store = openStore(counted);
+    try {
+      await store.settled(); // open
+      const commits = [];
+      for (let slot = 1n; slot <= 20n; slot++) commits.push(store.commit(unitOf(generateBlock(slot, 1)), [], { behind: true }));
+      await Promise.all(commits);
+      expect(await blockCount(store)).toBe(20);
+      // the first commit queues a flush; the 19 made before it runs join it: one transaction, not twenty
+      expect(transactions).toBe(1);
+      await store.commit(unitOf(generateBlock(21n, 1)), [], { behind: true });
+      expect([await blockCount(store), transactions]).toEqual([21, 2]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('closing a store that never started drops what it held and never opens the database', async () => {
     const { store, asked } = gatedStore();
     await store.commit(unitOf(generateBlock(1n, 2)), [], { behind: true });
