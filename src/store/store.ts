@@ -13,9 +13,10 @@
  * DuckDB-WASM starts when something first needs it: a query, `settled`, a commit its caller waits
  * for, or more than START_BYTES of writes nobody waits for (`behind`), which are held until it is
  * open and then written in one transaction. Once it is open, behind writes join the next flush
- * queued: those made while the database is busy go in together, one transaction for many commits. The resident transactions are read at once, outside the queue: a
- * short load and the answers from memory never wait for the database, nor share the CPU with its
- * start (docs/architecture.md). A write its caller did not wait for that fails, or a failed open,
+ * queued: those made while the database is busy go in together, one transaction for many
+ * commits. The resident transactions are read at once, outside the queue: a short load and the
+ * answers from memory never wait for the database, nor share the CPU with its start
+ * (docs/architecture.md). A write its caller did not wait for that fails, or a failed open,
  * fails the store: every later call rejects with that error, so a reader never gets an answer that
  * silently misses a unit.
  */
@@ -67,7 +68,7 @@ const stageOf = (table: string): string => `_stage_${table}`;
 /**
  * Bytes of held writes that start the database: past the start of a load, where its start (about
  * 1.3 s of CPU) would compete with decoding the first chunks. A 2-minute mainnet-profile dump holds
- * 0.6 MB and never starts it; a 10-minute one (2.5 MB) starts it a third of the way in.
+ * 0.6 MB and never starts it; a 10-minute one (2.5 MB) starts it about 40% of the way in.
  */
 const START_BYTES = 1 << 20;
 
@@ -256,7 +257,7 @@ export class Store {
     return (await this.rows(sql)) as unknown as BlockRow[];
   }
 
-  /** The transactions of slots first..last (inclusive), by (slot, index), as resident; queued like every other call. */
+  /** The transactions of slots first..last (inclusive), by (slot, index), as resident; read at once (see #resident). */
   transactions(first: bigint, last: bigint): Promise<ResidentTransactions> {
     return this.#resident(() => this.#transactions.between(first, last));
   }
