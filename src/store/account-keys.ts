@@ -32,10 +32,8 @@ const SLOT = 4;
 export class AccountKeys {
   /** Key bytes, one key after another; key `id` is arena[starts[id]..starts[id + 1]). */
   #arena = new Uint8Array(1 << 16);
-  /** The arena read 32 bits at a time (comparing a key reads 11 words, not 44 bytes). */
+  /** The arena read 32 bits at a time (comparing a key reads 11 words of it, not 44 bytes). */
   #arenaWords = new DataView(this.#arena.buffer);
-  /** The last input bytes interned from, read the same way (an Arrow column's values: many keys a call). */
-  #input: { bytes: Uint8Array; words: DataView } | undefined;
   #starts = new Uint32Array(1 << 12);
   #size = 0;
   /**
@@ -104,11 +102,12 @@ export class AccountKeys {
 
   #equals(start: number, length: number, bytes: Uint8Array, from: number, to: number): boolean {
     if (length !== to - from) return false;
-    if (this.#input?.bytes !== bytes) this.#input = { bytes, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    // the input's words are assembled from its bytes: a view of them kept between calls would keep its whole buffer alive
     const arena = this.#arenaWords;
-    const input = this.#input.words;
     let i = 0;
-    for (; i + 4 <= length; i += 4) if (arena.getUint32(start + i, true) !== input.getUint32(from + i, true)) return false;
+    for (let k = from; i + 4 <= length; i += 4, k += 4) {
+      if (arena.getUint32(start + i, true) !== ((bytes[k]! | (bytes[k + 1]! << 8) | (bytes[k + 2]! << 16) | (bytes[k + 3]! << 24)) >>> 0)) return false;
+    }
     for (; i < length; i++) if (this.#arena[start + i] !== bytes[from + i]) return false;
     return true;
   }
