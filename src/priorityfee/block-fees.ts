@@ -67,7 +67,7 @@ export class BlockFeesEngine implements ChunkObserver {
     const held = this.#recent.items;
     let end = held.length;
     if (last !== undefined) while (end > 0 && BigInt(held[end - 1]!.slot!) > last) end--;
-    return this.#recent.newest(n, end)?.reverse().map((r) => ({ slot: BigInt(r.slot!), timestamp: r.timestamp! }));
+    return this.#recent.last(n, end)?.map((r) => ({ slot: BigInt(r.slot!), timestamp: r.timestamp! }));
   }
 
   /** The newest `limit` blocks with timestamp < at (all when at is omitted), newest first. */

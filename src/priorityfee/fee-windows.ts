@@ -6,8 +6,9 @@
  * The fee windows nest (1m, 5m and 15m all divide 1h), so one sample buffer holds the current
  * hour and every smaller current window is a suffix of it. A window is computed once, when the
  * next one begins, and committed to the store (window_fees), the newest closed windows kept in
- * memory too; the window in progress is computed on demand from memory, exact at every moment. An as-of query inside an older window recomputes
- * that window's part up to the as-of block from the stored transactions, with the same code.
+ * memory too; the window in progress is computed on demand from memory, exact at every moment. An
+ * as-of query inside an older window recomputes that window's part up to the as-of block from the
+ * stored transactions, with the same code.
  */
 import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';

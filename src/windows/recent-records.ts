@@ -28,14 +28,14 @@ export class RecentRecords<T> {
     return this.#items;
   }
 
-  /** Whether every record of the history is held. */
-  get complete(): boolean {
-    return this.#complete;
+  /** The last `limit` of the first `end` held, oldest first; undefined when older ones than memory holds are needed. */
+  last(limit: number, end = this.#items.length): T[] | undefined {
+    if (end < limit && !this.#complete) return undefined;
+    return this.#items.slice(Math.max(0, end - limit), end);
   }
 
-  /** The newest `limit` of the first `end` held, newest first; undefined when older ones than memory holds are needed. */
-  newest(limit: number, end = this.#items.length): T[] | undefined {
-    if (end < limit && !this.#complete) return undefined;
-    return this.#items.slice(Math.max(0, end - limit), end).reverse();
+  /** The newest `limit`, newest first (as a list method answers); undefined as for `last`. */
+  newest(limit: number): T[] | undefined {
+    return this.last(limit)?.reverse();
   }
 }
