@@ -1,7 +1,10 @@
 /**
  * Per-block priority-fee statistics (chain::priorityfee::block): computed once per block at ingest
- * by the fee kernels in the kernel worker, committed with the block into the store's block_fees table, and the newest
- * kept in memory so that live queries answer without a store round trip.
+ * by the fee kernels in the kernel worker, committed with the block into the store's block_fees
+ * table, and the newest kept in memory so that live queries answer without a store round trip.
+ * Until the store has started its database every record stays in memory (the store only holds
+ * them, unread), so that as-of queries answer from memory too: a load whose queries memory
+ * answers never starts DuckDB-WASM (docs/architecture.md).
  */
 import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
@@ -28,8 +31,20 @@ function kernelInput(c: ChunkTransactions): ManyBlockColumns {
 
 const METHOD = 'chain::priorityfee::block';
 
-/** Newest blocks answered from memory (the method's largest limit). */
+/** Newest blocks kept in memory once the database holds them (the method's largest limit). */
 const RECENT = 1000;
+
+/** The index of the first record with timestamp >= at (records are in slot order, whose times never go back). */
+function firstAtOrAfter(records: readonly BlockFeesRecord[], at: bigint): number {
+  let lo = 0;
+  let hi = records.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (records[mid]!.timestamp! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** Blocks whose transactions were ingested get a record; a block row alone has nothing to summarise. */
 export class BlockFeesEngine implements ChunkObserver {
@@ -38,6 +53,8 @@ export class BlockFeesEngine implements ChunkObserver {
   constructor(
     private readonly kernels: () => Promise<KernelClient>,
     private readonly demand: StreamDemand = NO_DEMAND,
+    /** The engine's store: while its database has not started, memory keeps every record. */
+    private readonly store: () => Store | undefined = () => undefined,
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
@@ -52,7 +69,7 @@ export class BlockFeesEngine implements ChunkObserver {
     return {
       records: [{ table: recordTableName(BlockFees), ipc: recordsToIPC(BlockFees, records) }],
       apply: () => {
-        this.#recent.push(records);
+        this.#recent.push(records, this.store()?.started === false);
         if (!this.demand.has(METHOD)) return;
         return records.map((r) => ({ method: METHOD, slot: BigInt(r.slot!), timestamp: r.timestamp, records: [r] }));
       },
@@ -70,11 +87,12 @@ export class BlockFeesEngine implements ChunkObserver {
     return this.#recent.last(n, end)?.map((r) => ({ slot: BigInt(r.slot!), timestamp: r.timestamp! }));
   }
 
-  /** The newest `limit` blocks with timestamp < at (all when at is omitted), newest first. */
+  /** The newest `limit` blocks with timestamp < at (all when at is omitted), newest first: from memory when it holds them. */
   async blocks(store: Store | undefined, limit: number, at?: bigint): Promise<BlockFeesRecord[]> {
     if (!store) return [];
-    const live = at === undefined ? this.#recent.newest(limit) : undefined;
-    if (live) return live;
+    const held = this.#recent.items;
+    const fromMemory = this.#recent.last(limit, at === undefined ? held.length : firstAtOrAfter(held, at));
+    if (fromMemory) return fromMemory.reverse();
     const asOf = at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(at)}`;
     const rows = await store.rows(`SELECT * FROM ${recordTableName(BlockFees)}${asOf} ORDER BY slot DESC LIMIT ${limit}`);
     return rows.map((row) => rowToRecord(BlockFees, row));

@@ -66,11 +66,13 @@ const CANONICAL_KEYS: Partial<Record<SqlCanonicalTable, readonly string[]>> = { 
 const stageOf = (table: string): string => `_stage_${table}`;
 
 /**
- * Bytes of held writes that start the database: past the start of a load, where its start (about
- * 1.3 s of CPU) would compete with decoding the first chunks. A 2-minute mainnet-profile dump holds
- * 0.6 MB and never starts it; a 10-minute one (2.5 MB) starts it about 40% of the way in.
+ * Bytes of held writes that start the database. Its start costs about 1.3 s of CPU and its heap
+ * about 250 MB, and what it would hold (block fees, windows, timings) is small: a one-hour
+ * mainnet-profile dump holds about 15 MB of writes, and the engines keep in memory what their
+ * queries read meanwhile. So a load of up to a couple of hours, and its queries, never start it
+ * unless a query needs history memory does not hold.
  */
-const START_BYTES = 1 << 20;
+export const START_BYTES = 32 << 20;
 
 /** The database, or what opens it when first needed. */
 export type Connect = SqlConnection | (() => Promise<SqlConnection>);
@@ -106,7 +108,7 @@ export class Store {
   #failed: Error | undefined;
   #prunedBefore: bigint | undefined;
 
-  private constructor(connect: Connect) {
+  private constructor(connect: Connect, private readonly startBytes: number) {
     this.#connect = connect;
   }
 
@@ -115,8 +117,8 @@ export class Store {
    * table is created (if absent) before the first database call runs. Returns at once; a failure
    * to open fails every call.
    */
-  static open(connect: Connect): Store {
-    return new Store(connect);
+  static open(connect: Connect, startBytes = START_BYTES): Store {
+    return new Store(connect, startBytes);
   }
 
   /** Whether DuckDB-WASM has been asked to start (see the module's comment). */
@@ -173,7 +175,7 @@ export class Store {
     if (todo.length === 0) return Promise.resolve({ rows });
     this.#held.push(...todo);
     this.#heldBytes += todo.reduce((sum, w) => sum + w.ipc.byteLength, 0);
-    if (!this.#started && this.#heldBytes > START_BYTES) this.#start();
+    if (!this.#started && this.#heldBytes > this.startBytes) this.#start();
     // until it is open the flush queued behind its start takes them: a load never waits for the database to start
     if (this.#connection === undefined) return Promise.resolve({ rows });
     return this.#flushHeld().then(() => ({ rows }));
@@ -383,7 +385,7 @@ export class Store {
   }
 }
 
-/** A store on a connection, or on what opens one when first needed (see `Store.open`). */
-export function openStore(connect: Connect): Store {
-  return Store.open(connect);
+/** A store on a connection, or on what opens one when first needed; `startBytes` of held writes start it (see `Store.open`). */
+export function openStore(connect: Connect, startBytes?: number): Store {
+  return Store.open(connect, startBytes);
 }

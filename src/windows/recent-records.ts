@@ -1,6 +1,7 @@
 /**
  * The newest records of a history, kept in memory so that live answers need no store read: the
- * store holds them all, memory the newest `capacity` (a method's largest limit).
+ * store holds them all, memory the newest `capacity` (a method's largest limit), or every one
+ * while its owner says so (the database has not started: nowhere else answers them).
  */
 export class RecentRecords<T> {
   /** Oldest first. */
@@ -13,11 +14,11 @@ export class RecentRecords<T> {
     this.#complete = complete;
   }
 
-  /** Adds records newer than every one held. */
-  push(records: readonly T[]): void {
+  /** Adds records newer than every one held; `keepAll`: drops none (else only the newest `capacity` stay). */
+  push(records: readonly T[], keepAll = false): void {
     this.#items.push(...records);
     const excess = this.#items.length - this.capacity;
-    if (excess > 0) {
+    if (excess > 0 && !keepAll) {
       this.#items.splice(0, excess);
       this.#complete = false;
     }

@@ -4,7 +4,9 @@
  * An engine whose database never opens answers every method live, at its largest limit, the same
  * as an engine reading its history from its database (as of after the newest block), and pushes
  * every stream; an engine whose database opens normally does not start it for a short load and its
- * first answers, only for its first as-of answer (or, in the background, past a megabyte of writes).
+ * first answers, only for its first as-of answer that memory does not hold (or, in the background,
+ * past the store's start threshold of writes). Block fees as of any time come from memory until the
+ * database starts, and equal what it answers once it holds them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busiestAccounts } from '../../src/generate/accounts.js';
@@ -61,7 +63,7 @@ describe('no live answer waits for the database', () => {
   }, 60_000);
 
   it('an engine whose database never opens loads, pushes every stream and answers every method live as the stored history does', async () => {
-    let fail!: (error: Error) => void;
+    let fail: ((error: Error) => void) | undefined;
     const { engine } = await engineWith(() => new Promise((_, reject) => (fail = reject)));
     const pushes = new Map<string, number>();
     for (const [method, params] of CALLS) {
@@ -79,8 +81,8 @@ describe('no live answer waits for the database', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (const [key, count] of pushes) expect(count, key).toBeGreaterThan(0);
-    // the largest limits made enough recommendation points to start the database in the background, which never opened
-    fail(new Error('closed before it opened'));
+    // had anything asked it to open (it never was: its writes stay under the start threshold), it never would have
+    fail?.(new Error('closed before it opened'));
     await engine.close();
   });
 
@@ -91,8 +93,42 @@ describe('no live answer waits for the database', () => {
     // every method and window at its default limit: the first answers a user asks
     for (const [method, { limit, ...params }] of CALLS) await engine.call(method as never, params as never);
     expect(asked()).toBe(0);
+    // block fees as of any time: memory holds them all while the database has not started
     expect(await answer(engine, 'chain::priorityfee::block', { limit: 1000, at: PAST_THE_END }))
       .toEqual(await answer(stored.engine, 'chain::priorityfee::block', { limit: 1000 }));
+    expect(asked()).toBe(0);
+    // closed fee windows as of a time are read from the database
+    expect(await answer(engine, 'chain::priorityfee::fee', { window: '1m', limit: 1000, at: PAST_THE_END }))
+      .toEqual(await answer(stored.engine, 'chain::priorityfee::fee', { window: '1m', limit: 1000 }));
     expect(asked()).toBe(1);
   });
+});
+
+describe('block fees as of a time', () => {
+  // more blocks than memory keeps once the database holds them (1,000)
+  const many = [...generateBlocks({ minutes: 8, txPerBlock: 4, seed: 'block-fees-as-of' })];
+  const times = many.map((b) => b.block.timestamp);
+
+  it('come from memory while the database has not started, equal to the database\'s answers once it holds them', async () => {
+    const fromMemory = await engineWith(() => nodePlatform.openSql());
+    const fromDatabase = await engineWith(() => nodePlatform.openSql());
+    engines.push(fromMemory.engine, fromDatabase.engine);
+    // an as-of answer memory cannot give starts the database after the first blocks: memory then keeps the newest 1,000
+    await feed(fromDatabase.engine, many.slice(0, 30));
+    await fromDatabase.engine.call('chain::priorityfee::fee', { window: '1m', at: encodeTimestamp(times[29]!) });
+    expect(fromDatabase.asked()).toBe(1);
+    await feed(fromDatabase.engine, many.slice(30));
+    await feed(fromMemory.engine, many);
+    expect(many.length).toBeGreaterThan(1000);
+    // at the first block, between and on block times, early (read from the database) and late (from memory), past the end
+    const ats = [times[0]! - 1n, times[0]!, times[3]! + 1n, times[150]!, times[400]! + 7n, times[1000]!, times.at(-1)!, times.at(-1)! + 1n];
+    for (const at of ats) {
+      for (const limit of [1, 7, 500, 1000]) {
+        const params = { limit, at: encodeTimestamp(at) };
+        expect(await fromMemory.engine.call('chain::priorityfee::block', params), `${at} ${limit}`)
+          .toEqual(await fromDatabase.engine.call('chain::priorityfee::block', params));
+      }
+    }
+    expect(fromMemory.asked()).toBe(0);
+  }, 60_000);
 });

@@ -299,7 +299,8 @@ describe('Store.prune', () => {
 
 describe('The database starts when first needed', () => {
   /** A store whose database opens only when `open()` is called after the store asked for it. */
-  const gatedStore = () => {
+  /** A store whose database opens only when `open` is called; `startBytes` of held writes start it. */
+  const gatedStore = (startBytes?: number) => {
     let asked = 0;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -307,7 +308,7 @@ describe('The database starts when first needed', () => {
       asked++;
       await gate;
       return openDuckDBNode();
-    });
+    }, startBytes);
     return { store, asked: () => asked, open: release };
   };
   const blockCount = async (store: Store) => Number((await store.rows('SELECT count(*) AS n FROM blocks'))[0]!.n);
@@ -331,8 +332,8 @@ describe('The database starts when first needed', () => {
     }
   });
 
-  it('held writes past a megabyte start it, and commits never wait for it to open', async () => {
-    const { store, asked, open } = gatedStore();
+  it('held writes past the start threshold start it, and commits never wait for it to open', async () => {
+    const { store, asked, open } = gatedStore(1 << 20);
     try {
       const table = recordTableName(BlockFees);
       const ids = Array.from({ length: 8000 }, (_, i) => BigInt(i));
