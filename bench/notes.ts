@@ -57,13 +57,14 @@ function e2eStages(f: Figure): string {
     'database writes in its own thread.';
 }
 
-const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). The serving thread\'s time is spread thin: moving the ' +
-  'column checks to the kernel worker beside Parquet decoding measured 5-8% slower (the worker\'s decoding is on the critical path), so ' +
-  'what is left is work off the serving thread with a decode worker of its own (the checks, and interning the write-locked accounts: ' +
-  'since the dumps carry them, about a quarter of a load\'s serving-thread time, 1.35x the load without them); fewer objects per block ' +
-  '(top-list entries, block statistics and stream updates as typed columns: most of the garbage collection); more of the methods\' ' +
-  'history computed on first ask (block fees and closed fee windows are still made per block at load). The peers show the ' +
-  'budget: they read only the columns the answers need (not the accounts), vectorized, on every core.';
+const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On two cores a load is bound by the CPU all its threads ' +
+  'spend, not by where: a decode worker taking the column checks and the accounts\' interning off the serving thread measured ' +
+  '1.00-1.05x wall and 1.12-1.20x CPU (the re-encoding to cross threads, the dictionary work done twice, cache misses moved), while ' +
+  'not starting DuckDB-WASM for a load took a quarter of its CPU. What is left is work not done: interning the write-locked ' +
+  'accounts (cold lookups in a dictionary of 450k keys for the 10 minutes: about a fifth of the serving thread), the column checks, ' +
+  'fewer objects per block (top-list entries, block statistics and stream updates as typed columns: most of the garbage collection); ' +
+  'more of the methods\' history computed on first ask (block fees and closed fee windows are still made per block at load). The ' +
+  'peers show the budget: they read only the columns the answers need (not the accounts), vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -172,14 +173,15 @@ const ENTRIES: readonly Entry[] = [
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
           'kept for as-of queries): about 40 bytes per raw transaction (12.3 million here: ~470 MiB of fee columns and the best fee ' +
-          'payers\' text), the pairs\' block series and candles of the whole hour, the trades and records in DuckDB-WASM\'s heap (a ' +
-          'WebAssembly heap never shrinks), parquet-wasm\'s heap in the kernel worker, and garbage between collections. With ' +
+          'payers\' text), the pairs\' block series and candles of the whole hour, the trades, the records (DuckDB-WASM is not ' +
+          'started: its writes, about 15 MB, are held, and every block fee record kept as JS objects), parquet-wasm\'s heap in the ' +
+          'kernel worker, and garbage between collections. With ' +
           '`retain` the same engine is bounded by the retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
-          'columns, plus the text of each block\'s 100 best fee payers), each pair\'s block series and candles, the trades and records in ' +
-          'DuckDB-WASM\'s heap (in its own thread; a WebAssembly heap never shrinks), parquet-wasm\'s heap, and garbage between ' +
+          'columns, plus the text of each block\'s 100 best fee payers), each pair\'s block series and candles, the trades and records ' +
+          '(held for DuckDB-WASM, which a load of an hour does not start), parquet-wasm\'s heap, and garbage between ' +
           'collections; the peers hold the needed columns once, compressed or vectorized, and free them.'
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
