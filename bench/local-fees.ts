@@ -35,7 +35,8 @@ function plainEstimate(rows: readonly TransactionRow[], accounts: ReadonlySet<st
 function residentBytes(blocks: readonly GeneratedBlock[]): Record<string, number> {
   const rows = blocks.flatMap((b) => b.transactions);
   const table = rowsToTable('transactions', rows);
-  const resident = residentTransactions(table);
+  const times = new Map(blocks.map((b) => [b.block.slot, b.block.timestamp]));
+  const resident = residentTransactions(table, (slot) => times.get(slot)!);
   const { accounts, columns } = resident;
   const fees = [columns.isVote, columns.failed, columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit,
     columns.computeUnitsConsumed, columns.consumedKnown, columns.index].reduce((n, a) => n + a.byteLength, 0);

@@ -278,8 +278,10 @@ export class IngestPipeline {
       }
       // trades stay with the market (its trade log), transactions in the resident segments; the rest go to DuckDB-WASM
       if (name === 'trades') view.trades = table;
-      else if (name === 'transactions') unit.transactions = view.resident = residentTransactions(table, this.store.accountKeys, view.transactionColumns);
-      else unit[name] = tableToIPC(table, 'stream');
+      else if (name === 'transactions') {
+        const time = (slot: bigint) => blockTime.get(slot)!;
+        unit.transactions = view.resident = residentTransactions(table, time, this.store.accountKeys, view.transactionColumns);
+      } else unit[name] = tableToIPC(table, 'stream');
       report.ingested += table.numRows;
       if (name === 'tokens') continue;
       const { slots, times } = columns(table, name === 'transactions' ? undefined : 'timestamp');

@@ -223,15 +223,12 @@ export class Store {
    * Drops the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
    * store's memory), so a store pruned as it goes holds the retained span of them.
    * Blocks, tokens and the method records (a row or a few per block) stay. A later cut only moves
-   * forward.
+   * forward. The resident segments know their blocks' times: the database is not started for it.
    */
   async prune(cutNs: bigint): Promise<void> {
-    await this.#exclusive(async () => {
-      if (this.#prunedBefore !== undefined && cutNs <= this.#prunedBefore) return;
-      this.#prunedBefore = cutNs;
-      const [row] = await this.#connection!.queryRows(`SELECT max(slot) AS last FROM blocks WHERE "timestamp" < ${sqlInteger(cutNs)}`);
-      if (row?.last != null) this.#transactions.pruneThrough(row.last as bigint);
-    });
+    if (this.#prunedBefore !== undefined && cutNs <= this.#prunedBefore) return;
+    this.#prunedBefore = cutNs;
+    this.#transactions.pruneBefore(cutNs);
   }
 
   /** The dictionary of account keys a commit's write-locked accounts are interned into (residentTransactions). */

@@ -37,6 +37,8 @@ export interface SegmentRange {
 export interface ResidentTransactions {
   /** The fee columns of every transaction, per block, ordered by (slot, index). */
   readonly columns: ChunkTransactions;
+  /** Each block's time (ns), in the order of `columns.slots`: retention cuts by time. */
+  readonly times: BigInt64Array;
   /** Their write-locked accounts. */
   readonly accounts: AccountSpans;
   /** Positions in `columns` whose text is kept: each block's best fee payers, best first, block after block. */
@@ -97,13 +99,14 @@ function takeUtf8(vector: Vector, rows: readonly number[]): Data<Utf8> {
 }
 
 /**
- * A chunk's canonical transactions table as the store keeps it (`columns`: its per-block columns,
- * when the caller already made them); its accounts interned into `keys`, the store's dictionary
- * (`TransactionSegments.keys`: should the store compact it before this commit is appended, the
- * append moves the spans over).
+ * A chunk's canonical transactions table as the store keeps it (`blockTime`: the time of each of
+ * its slots; `columns`: its per-block columns, when the caller already made them); its accounts
+ * interned into `keys`, the store's dictionary (`TransactionSegments.keys`: should the store
+ * compact it before this commit is appended, the append moves the spans over).
  */
 export function residentTransactions(
-  table: Table, keys: AccountKeys = new AccountKeys(), columns: ChunkTransactions = chunkTransactions(table),
+  table: Table, blockTime: (slot: bigint) => bigint, keys: AccountKeys = new AccountKeys(),
+  columns: ChunkTransactions = chunkTransactions(table),
 ): ResidentTransactions {
   const kept: number[] = [];
   const keptOffsets = new Uint32Array(columns.slots.length + 1);
@@ -114,7 +117,9 @@ export function residentTransactions(
   const rows = kept.map((i) => columns.row![i]!);
   const { row: order, ...fees } = columns;
   return {
-    columns: fees, accounts: accountSpans(table.getChild('writable_accounts'), order!, keys),
+    columns: fees,
+    times: BigInt64Array.from(columns.slots, blockTime),
+    accounts: accountSpans(table.getChild('writable_accounts'), order!, keys),
     kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)),
   };
 }
@@ -186,6 +191,7 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
       offsets: c.offsets.slice(from, to + 1).map((o) => o - first),
       ...feeColumns((name) => (copy ? c[name].slice(first, last) : c[name].subarray(first, last))),
     },
+    times: r.times.slice(from, to),
     accounts: {
       keys: a.keys,
       offsets: a.offsets.slice(first, last + 1).map((o) => o - idsFirst),
@@ -239,6 +245,7 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
       offsets: Uint32Array.from(offsets),
       ...feeColumns((name) => concatColumn(parts, name)),
     },
+    times: BigInt64Array.from(parts.flatMap((p) => [...p.times])),
     accounts: concatAccounts(parts),
     kept: Uint32Array.from(kept),
     keptOffsets: Uint32Array.from(keptOffsets),
@@ -252,6 +259,7 @@ const COMPACT_FROM = 1 << 16;
 /** No transactions. */
 const EMPTY: ResidentTransactions = {
   columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)) },
+  times: new BigInt64Array(0),
   accounts: { keys: new AccountKeys(), offsets: Uint32Array.of(0), ids: new Uint32Array(0) },
   kept: new Uint32Array(0),
   keptOffsets: Uint32Array.of(0),
@@ -302,13 +310,14 @@ export class TransactionSegments {
     return out;
   }
 
-  /** Drops the transactions of slots <= `last`; the account keys too once most are no longer used. */
-  pruneThrough(last: bigint): void {
+  /** Drops the transactions of blocks before `cutNs` (block time); the account keys too once most are no longer used. */
+  pruneBefore(cutNs: bigint): void {
     this.#segments = this.#segments.flatMap((segment) => {
-      const slots = segment.columns.slots;
-      if (slots[slots.length - 1]! <= last) return [];
-      if (slots[0]! > last) return [segment];
-      return [sliceBlocks(segment, lowerBound(slots, last + 1n), slots.length, true)];
+      const blocks = segment.times.length;
+      const from = lowerBound(segment.times, cutNs); // block times never go back (docs/semantics.md)
+      if (from === blocks) return [];
+      if (from === 0) return [segment];
+      return [sliceBlocks(segment, from, blocks, true)];
     });
     this.#compactKeys();
   }

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busiestAccounts } from '../../src/generate/accounts.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
-import { createEngineOn, type Engine } from '../../src/engine.js';
+import { createEngineOn, type Engine, type EngineOptions } from '../../src/engine.js';
 import { METHOD_TABLE } from '../../src/methods/index.js';
 import { nodePlatform } from '../../src/platform/node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
@@ -43,9 +43,9 @@ async function answer(engine: Engine, method: string, params: Record<string, unk
 }
 
 /** An engine on Node whose database opens through `openSql`, counting the times it was asked to. */
-async function engineWith(openSql: () => ReturnType<typeof nodePlatform.openSql>) {
+async function engineWith(openSql: () => ReturnType<typeof nodePlatform.openSql>, options: EngineOptions = {}) {
   let asked = 0;
-  const engine = await createEngineOn({ ...nodePlatform, openSql: () => (asked++, openSql()) }, { minSamples: 10 });
+  const engine = await createEngineOn({ ...nodePlatform, openSql: () => (asked++, openSql()) }, { minSamples: 10, ...options });
   return { engine, asked: () => asked };
 }
 
@@ -130,5 +130,18 @@ describe('block fees as of a time', () => {
       }
     }
     expect(fromMemory.asked()).toBe(0);
+  }, 60_000);
+
+  it('retention prunes the resident transactions as it goes without starting the database', async () => {
+    const retained = await engineWith(() => nodePlatform.openSql(), { retain: '5m' });
+    engines.push(retained.engine);
+    await feed(retained.engine, many);
+    // 8 minutes fed, 5 kept: an answer over the first minute's transactions is refused, as it was when pruning read SQL
+    const early = { window: '5m', at: encodeTimestamp(times[60]!) };
+    expect(retained.asked()).toBe(0);
+    await expect(retained.engine.call('chain::priorityfee::top_txs', early)).rejects.toThrow(/were pruned \(retain option\)/);
+    // the block fees, which retention keeps, answer as of any time
+    expect(await retained.engine.call('chain::priorityfee::block', { limit: 5, at: encodeTimestamp(times[60]!) }))
+      .toHaveLength(5);
   }, 60_000);
 });

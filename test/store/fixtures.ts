@@ -72,7 +72,7 @@ export function generateBlock(slot: bigint, txs: number, fills = 1, pair: [strin
 export function unitOf(block: GeneratedBlock): CommitUnit {
   return {
     blocks: canonicalIPC('blocks', block.blocks),
-    transactions: residentTransactions(tableFromIPC(canonicalIPC('transactions', block.transactions))),
+    transactions: residentTransactions(tableFromIPC(canonicalIPC('transactions', block.transactions)), () => block.blocks[0]!.timestamp),
   };
 }
 

@@ -10,7 +10,9 @@ const rows = (keys: [bigint, number][]): Table => {
   const txs = keys.map(([slot, index]) => ({ ...generateBlock(slot, index + 1).transactions[index]! }));
   return tableFromIPC(canonicalIPC('transactions', txs));
 };
-const resident = (keys: [bigint, number][]) => residentTransactions(rows(keys));
+/** Block times of these tests: slot s at 1000·s ns, so that the cut before slot s's time drops the slots before s. */
+const timeOf = (slot: bigint) => slot * 1000n;
+const resident = (keys: [bigint, number][]) => residentTransactions(rows(keys), timeOf);
 /** `slot/index` of every transaction, and the signatures whose text is kept, in order. */
 const keysOf = (r: ResidentTransactions) => r.columns.slots.flatMap((slot, b) =>
   Array.from(r.columns.index.subarray(r.columns.offsets[b]!, r.columns.offsets[b + 1]!), (index) => `${slot}/${index}`));
@@ -36,17 +38,17 @@ describe('TransactionSegments', () => {
     expect(segments.rows).toBe(9);
   });
 
-  it('drops the slots through a cut, trimming the segment it goes through', () => {
+  it('drops the blocks before a cut, trimming the segment it goes through', () => {
     const segments = new TransactionSegments();
     segments.append(resident([[1n, 0], [2n, 0]]));
     segments.append(resident([[3n, 0], [3n, 1], [4n, 0], [4n, 1], [5n, 0]]));
-    segments.pruneThrough(3n);
+    segments.pruneBefore(timeOf(4n));
     const left = segments.between(0n, 100n);
     expect(keysOf(left)).toEqual(['4/0', '4/1', '5/0']);
     expect(textOf(left)).toEqual(['sig-4-1']);
     expect(Array.from(left.kept)).toEqual([1]);
     expect(segments.rows).toBe(3);
-    segments.pruneThrough(10n);
+    segments.pruneBefore(timeOf(11n));
     expect(segments.rows).toBe(0);
   });
 });
@@ -56,7 +58,7 @@ describe('the write-locked accounts of the resident transactions', () => {
   const key = (n: number) => encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 7 + i)));
   const commit = (slots: bigint[], lists: string[][], keys: AccountKeys) => {
     const txs = slots.map((slot, i) => ({ ...generateBlock(slot, 1).transactions[0]!, writable_accounts: lists[i]! }));
-    return residentTransactions(tableFromIPC(canonicalIPC('transactions', txs)), keys);
+    return residentTransactions(tableFromIPC(canonicalIPC('transactions', txs)), timeOf, keys);
   };
   /** Every transaction's keys, read back through its dictionary. */
   const listsOf = (r: ResidentTransactions) => Array.from({ length: r.accounts.offsets.length - 1 }, (_, i) =>
@@ -75,7 +77,7 @@ describe('the write-locked accounts of the resident transactions', () => {
     segments.append(commit(newSlots, newLists, segments.keys));
     expect(segments.keys.size).toBe(70_001);
 
-    segments.pruneThrough(700n);
+    segments.pruneBefore(timeOf(701n));
     expect(segments.keys.size).toBe(3); // compacted: only the keys still locked are left
     expect(listsOf(segments.between(0n, 1000n))).toEqual(newLists);
     expect(listsOf(held)).toEqual(heldLists); // the reader's ids and dictionary are untouched
@@ -85,7 +87,7 @@ describe('the write-locked accounts of the resident transactions', () => {
     const before = segments.keys;
     const late = commit([900n], [[key(5), key(42)]], before);
     segments.append(commit([850n], [Array.from({ length: 70_000 }, (_, j) => key(200_000 + j))], segments.keys));
-    segments.pruneThrough(850n);
+    segments.pruneBefore(timeOf(851n));
     expect(segments.keys).not.toBe(before);
     segments.append(late);
     expect(listsOf(segments.between(0n, 1000n))).toEqual([[key(5), key(42)]]);
