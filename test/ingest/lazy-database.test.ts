@@ -137,7 +137,7 @@ describe('block fees as of a time', () => {
     engines.push(retained.engine);
     await feed(retained.engine, many);
     // 8 minutes fed, 5 kept: an answer over the first minute's transactions is refused, as it was when pruning read SQL
-    const early = { window: '5m', at: encodeTimestamp(times[60]!) };
+    const early = { window: '5m' as const, at: encodeTimestamp(times[60]!) };
     expect(retained.asked()).toBe(0);
     await expect(retained.engine.call('chain::priorityfee::top_txs', early)).rejects.toThrow(/were pruned \(retain option\)/);
     // the block fees, which retention keeps, answer as of any time
