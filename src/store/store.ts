@@ -72,7 +72,7 @@ const stageOf = (table: string): string => `_stage_${table}`;
  * queries read meanwhile. So a load of up to a couple of hours, and its queries, never start it
  * unless a query needs history memory does not hold.
  */
-export const START_BYTES = 32 << 20;
+const START_BYTES = 32 << 20;
 
 /** The database, or what opens it when first needed. */
 export type Connect = SqlConnection | (() => Promise<SqlConnection>);

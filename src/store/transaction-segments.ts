@@ -203,11 +203,13 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
   };
 }
 
-/** One column of every part, one after another. */
-function concatColumn(parts: readonly ResidentTransactions[], name: FeeColumn): FeeArray {
-  const out = new FEE_COLUMNS[name](parts.reduce((n, p) => n + p.columns[name].length, 0));
+/** An array of every part, one after another, in a new array made by `make`. */
+function concatOf<A extends FeeArray | BigInt64Array>(
+  parts: readonly ResidentTransactions[], of: (part: ResidentTransactions) => A, make: (length: number) => A,
+): A {
+  const out = make(parts.reduce((n, p) => n + of(p).length, 0));
   let at = 0;
-  for (const p of parts) out.set(p.columns[name] as never, at), (at += p.columns[name].length);
+  for (const p of parts) out.set(of(p) as never, at), (at += of(p).length);
   return out;
 }
 
@@ -243,9 +245,9 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
     columns: {
       slots: parts.flatMap((p) => p.columns.slots),
       offsets: Uint32Array.from(offsets),
-      ...feeColumns((name) => concatColumn(parts, name)),
+      ...feeColumns((name) => concatOf(parts, (p) => p.columns[name], (n) => new FEE_COLUMNS[name](n))),
     },
-    times: BigInt64Array.from(parts.flatMap((p) => [...p.times])),
+    times: concatOf(parts, (p) => p.times, (n) => new BigInt64Array(n)),
     accounts: concatAccounts(parts),
     kept: Uint32Array.from(kept),
     keptOffsets: Uint32Array.from(keptOffsets),
