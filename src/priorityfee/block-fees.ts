@@ -34,17 +34,9 @@ const METHOD = 'chain::priorityfee::block';
 /** Newest blocks kept in memory once the database holds them (the method's largest limit). */
 const RECENT = 1000;
 
-/** The index of the first record with timestamp >= at (records are in slot order, whose times never go back). */
-function firstAtOrAfter(records: readonly BlockFeesRecord[], at: bigint): number {
-  let lo = 0;
-  let hi = records.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (records[mid]!.timestamp! < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+/** A record's keys, in both of which the records are ascending (block times never go back). */
+const slotOf = (r: BlockFeesRecord): bigint => BigInt(r.slot!);
+const timeOf = (r: BlockFeesRecord): bigint => r.timestamp!;
 
 /** Blocks whose transactions were ingested get a record; a block row alone has nothing to summarise. */
 export class BlockFeesEngine implements ChunkObserver {
@@ -81,17 +73,14 @@ export class BlockFeesEngine implements ChunkObserver {
    * from memory; undefined when memory does not reach that far back (the store's block_fees does).
    */
   newestBlocks(n: number, last?: bigint): BlockRef[] | undefined {
-    const held = this.#recent.items;
-    let end = held.length;
-    if (last !== undefined) while (end > 0 && BigInt(held[end - 1]!.slot!) > last) end--;
-    return this.#recent.last(n, end)?.map((r) => ({ slot: BigInt(r.slot!), timestamp: r.timestamp! }));
+    const end = last === undefined ? undefined : this.#recent.before(slotOf, last + 1n);
+    return this.#recent.last(n, end)?.map((r) => ({ slot: slotOf(r), timestamp: timeOf(r) }));
   }
 
   /** The newest `limit` blocks with timestamp < at (all when at is omitted), newest first: from memory when it holds them. */
   async blocks(store: Store | undefined, limit: number, at?: bigint): Promise<BlockFeesRecord[]> {
     if (!store) return [];
-    const held = this.#recent.items;
-    const fromMemory = this.#recent.last(limit, at === undefined ? held.length : firstAtOrAfter(held, at));
+    const fromMemory = this.#recent.last(limit, at === undefined ? undefined : this.#recent.before(timeOf, at));
     if (fromMemory) return fromMemory.reverse();
     const asOf = at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(at)}`;
     const rows = await store.rows(`SELECT * FROM ${recordTableName(BlockFees)}${asOf} ORDER BY slot DESC LIMIT ${limit}`);

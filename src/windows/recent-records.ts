@@ -1,3 +1,5 @@
+import { lowerBoundBy } from './lower-bound.js';
+
 /**
  * The newest records of a history, kept in memory so that live answers need no store read: the
  * store holds them all, memory the newest `capacity` (a method's largest limit), or every one
@@ -24,9 +26,9 @@ export class RecentRecords<T> {
     }
   }
 
-  /** The records held, oldest first. */
-  get items(): readonly T[] {
-    return this.#items;
+  /** How many of the records held come before `x` by `key` (records are held in ascending order of it). */
+  before<K extends bigint | number>(key: (record: T) => K, x: K): number {
+    return lowerBoundBy(this.#items, key, x);
   }
 
   /** The last `limit` of the first `end` held, oldest first; undefined when older ones than memory holds are needed. */
