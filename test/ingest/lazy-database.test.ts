@@ -63,8 +63,8 @@ describe('no live answer waits for the database', () => {
   }, 60_000);
 
   it('an engine whose database never opens loads, pushes every stream and answers every method live as the stored history does', async () => {
-    let fail: ((error: Error) => void) | undefined;
-    const { engine } = await engineWith(() => new Promise((_, reject) => (fail = reject)));
+    let fail!: (error: Error) => void;
+    const { engine, asked } = await engineWith(() => new Promise((_, reject) => (fail = reject)));
     const pushes = new Map<string, number>();
     for (const [method, params] of CALLS) {
       const { limit, ...stream } = params;
@@ -73,7 +73,12 @@ describe('no live answer waits for the database', () => {
       pushes.set(key, 0);
       await engine.subscribe(method as never, stream as never, () => void pushes.set(key, pushes.get(key)! + 1));
     }
-    await feed(engine, blocks);
+    await feed(engine, blocks.slice(0, 30));
+    // an as-of answer memory does not hold asks the database to start, which never opens: it waits, nothing else does
+    const waiting = engine.call('chain::priorityfee::fee', { window: '1m', at: PAST_THE_END });
+    waiting.catch(() => undefined);
+    await feed(engine, blocks.slice(30));
+    expect(asked()).toBe(1);
     for (const [method, params] of CALLS) {
       const live = await answer(engine, method, params);
       expect(live, `${method} ${JSON.stringify(params)}`).toEqual(await answer(stored.engine, method, { ...params, at: PAST_THE_END }));
@@ -81,8 +86,8 @@ describe('no live answer waits for the database', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (const [key, count] of pushes) expect(count, key).toBeGreaterThan(0);
-    // had anything asked it to open (it never was: its writes stay under the start threshold), it never would have
-    fail?.(new Error('closed before it opened'));
+    fail(new Error('closed before it opened'));
+    await expect(waiting).rejects.toThrow('internal error'); // the failed open, as -32603
     await engine.close();
   });
 
