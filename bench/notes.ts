@@ -52,7 +52,7 @@ function e2eStages(f: Figure): string {
     `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s ` +
     `in the profiled run (slower than the timed one): ${serving('decode')} decoding (mapping the Arrow batches the kernel worker decoded ` +
     `from Parquet, the column checks), ${serving('compute')} on the methods' per-block state, ` +
-    `${serving('store')} making what the store keeps (Arrow IPC for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere, ` +
+    `${serving('store')} making what the store keeps (the rows for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere, ` +
     'most of it garbage collection. Beside it the kernel worker decodes Parquet (parquet-wasm) and runs the kernels, and the ' +
     'database writes in its own thread.';
 }

@@ -13,12 +13,10 @@
  * database read queued after the publication runs after the chunk's write, and the store's queue
  * keeps its transaction whole.
  */
-import { Table, tableToIPC } from 'apache-arrow';
+import { Table } from 'apache-arrow';
 import { recordId } from '../schema/ids.js';
 import { Ingestion, type IngestionRecord } from '../schema/records.js';
 import type { TableName } from '../schema/tables.js';
-import { recordTableName } from '../store/ddl.js';
-import { recordsToIPC } from '../store/record-ipc.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
 import { residentTransactions, type ResidentTransactions } from '../store/transaction-segments.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
@@ -281,7 +279,7 @@ export class IngestPipeline {
       else if (name === 'transactions') {
         const time = (slot: bigint) => blockTime.get(slot)!;
         unit.transactions = view.resident = residentTransactions(table, time, this.store.accountKeys, view.transactionColumns);
-      } else unit[name] = tableToIPC(table, 'stream');
+      } else unit[name] = table;
       report.ingested += table.numRows;
       if (name === 'tokens') continue;
       const { slots, times } = columns(table, name === 'transactions' ? undefined : 'timestamp');
@@ -323,7 +321,7 @@ export class IngestPipeline {
     const updates: StreamUpdate[] = [];
     for (const effect of effects) updates.push(...(effect.apply({ timings }) ?? []));
 
-    if (timings.length > 0) this.#writes.push(this.store.appendRecords([{ table: recordTableName(Ingestion), ipc: recordsToIPC(Ingestion, timings) }], { behind: true }));
+    if (timings.length > 0) this.#writes.push(this.store.appendRecords([{ schema: Ingestion, records: timings }], { behind: true }));
     if (this.streams) await this.streams.committed({ updates: sortBySlot(updates), tokens });
     return report;
   }

@@ -13,7 +13,7 @@ import type { ManyBlockColumns } from '../kernels/fees.js';
 import { recordId } from '../schema/ids.js';
 import { BlockFees, type BlockFeesRecord } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
-import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
+import { rowToRecord } from '../store/record-arrow.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
@@ -59,7 +59,7 @@ export class BlockFeesEngine implements ChunkObserver {
       return { id: recordId('chain::priorityfee::block', slot), slot, timestamp: times.get(slot)!, ...s } as BlockFeesRecord;
     });
     return {
-      records: [{ table: recordTableName(BlockFees), ipc: recordsToIPC(BlockFees, records) }],
+      records: [{ schema: BlockFees, records }],
       apply: () => {
         this.#recent.push(records, this.store()?.started === false);
         if (!this.demand.has(METHOD)) return;

@@ -18,7 +18,7 @@ import { recordId } from '../schema/ids.js';
 import { WindowFees, type WindowFeesRecord } from '../schema/records.js';
 import { FEE_WINDOWS, windowNanos } from '../schema/time.js';
 import { recordTableName } from '../store/ddl.js';
-import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
+import { rowToRecord } from '../store/record-arrow.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
@@ -127,7 +127,7 @@ export class FeeWindowsEngine implements ChunkObserver {
       updates.push({ method: METHOD, slot, timestamp: time, records });
     }
     return {
-      records: closed.length ? [{ table: TABLE, ipc: recordsToIPC(WindowFees, closed) }] : [],
+      records: closed.length ? [{ schema: WindowFees, records: closed }] : [],
       apply: () => {
         this.#newestSlot = columns.slots.at(-1);
         for (const record of closed) this.#closed.get(windowOf(record))!.push([record]);

@@ -19,7 +19,7 @@ import type { EngineSettings } from '../methods/context.js';
 import { Recommendation, type RecommendationRecord } from '../schema/records.js';
 import { RECO_WINDOWS, windowNanos } from '../schema/time.js';
 import { recordTableName } from '../store/ddl.js';
-import { recordsToIPC, rowToRecord } from '../store/record-ipc.js';
+import { rowToRecord } from '../store/record-arrow.js';
 import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
@@ -121,7 +121,7 @@ export class RecommendationsEngine implements ChunkObserver {
     }
     const all = [...made.values()].flat();
     return {
-      records: all.length ? [{ table: TABLE, ipc: recordsToIPC(Recommendation, all) }] : [],
+      records: all.length ? [{ schema: Recommendation, records: all }] : [],
       apply: () => {
         const first = this.#blocks.length;
         for (const { slot, time, cuLimit } of added) this.#blocks.push(slot, time, cuLimit);
@@ -235,7 +235,7 @@ export class RecommendationsEngine implements ChunkObserver {
 
   /** Queues the points' write (not awaited: a store read queued after it sees them). */
   #commit(points: readonly RecommendationRecord[]): void {
-    if (points.length > 0) void this.store()!.appendRecords([{ table: TABLE, ipc: recordsToIPC(Recommendation, points) }], { behind: true });
+    if (points.length > 0) void this.store()!.appendRecords([{ schema: Recommendation, records: points }], { behind: true });
   }
 
 }

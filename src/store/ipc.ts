@@ -105,27 +105,15 @@ function firstNull(vector: Vector): number {
   return -1;
 }
 
-/** Arrow IPC rows made ready for one table: exactly its columns, in its order, as one complete stream. */
-export interface ConformedIPC {
-  readonly ipc: Uint8Array;
-  readonly rows: number;
-}
-
 /**
- * Decodes IPC bytes (stream or file) and rebuilds them with exactly the table's columns in the
- * table's order: DuckDB inserts Arrow columns by position, not by name, so a reordered or renamed
- * column would otherwise land in the wrong place. Missing nullable columns are filled with nulls;
- * a missing required column, an unknown column, a type that would lose data, or a null in a
- * NOT NULL column is an error that names the table, column and (1-based) row.
+ * The rows rebuilt with exactly the table's columns in the table's order: DuckDB inserts Arrow
+ * columns by position, not by name, so a reordered or renamed column would otherwise land in the
+ * wrong place. Missing nullable columns are filled with nulls; a missing required column, an
+ * unknown column, a type that would lose data, or a null in a NOT NULL column is an error that
+ * names the table, column and (1-based) row. No data is copied: the columns are the input's.
  */
-export function conformIPC(bytes: Uint8Array, table: SqlTable): ConformedIPC {
-  let input: Table;
-  try {
-    input = tableFromIPC(bytes);
-  } catch (cause) {
-    throw new TypeError(`${table.name}: malformed Arrow IPC: ${(cause as Error).message}`, { cause });
-  }
-  if (input.schema.fields.length === 0) throw new TypeError(`${table.name}: no Arrow IPC schema (empty or not Arrow IPC bytes)`);
+export function conformTable(input: Table, table: SqlTable): Table {
+  if (input.schema.fields.length === 0) throw new TypeError(`${table.name}: no columns`);
   const known = new Set(table.columns.map((c) => c.name));
   const seen = new Set<string>();
   for (const field of input.schema.fields) {
@@ -150,6 +138,5 @@ export function conformIPC(bytes: Uint8Array, table: SqlTable): ConformedIPC {
     }
     columns[column.name] = vector;
   }
-  if (rows === 0) return { ipc: new Uint8Array(0), rows };
-  return { ipc: tableToIPC(new Table(columns), 'stream'), rows };
+  return new Table(columns);
 }

@@ -20,9 +20,12 @@
  * fails the store: every later call rejects with that error, so a reader never gets an answer that
  * silently misses a unit.
  */
+import { Table, tableToIPC } from 'apache-arrow';
+import type { RecordSchema } from '../schema/records.js';
 import type { BlockRow, TokenRow } from '../schema/tables.js';
-import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, type SqlCanonicalTable, type SqlTable } from './ddl.js';
-import { conformIPC } from './ipc.js';
+import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, recordTableName, type SqlCanonicalTable, type SqlTable } from './ddl.js';
+import { conformTable } from './ipc.js';
+import { recordsToTable } from './record-arrow.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
@@ -30,20 +33,19 @@ import type { AccountKeys } from './account-keys.js';
 import { TransactionSegments, type ResidentTransactions, type SegmentRange } from './transaction-segments.js';
 
 /**
- * One unit's canonical rows: Arrow IPC (stream or file) per table stored in DuckDB-WASM, columns
- * named as in `TABLES`; the transactions in the resident form (`residentTransactions`).
+ * One unit's canonical rows: an Arrow table per table stored in DuckDB-WASM, columns named as in
+ * `TABLES`; the transactions in the resident form (`residentTransactions`).
  */
-export type CommitUnit = Partial<Record<SqlCanonicalTable, Uint8Array>> & { transactions?: ResidentTransactions };
+export type CommitUnit = Partial<Record<SqlCanonicalTable, Table>> & { transactions?: ResidentTransactions };
 
 /**
- * Materialized record rows to append. Records are immutable: each is made once (a block's, a
- * closed window's, a point computed when first asked), so they are appended, never replaced.
+ * Materialized records to append, of a stored record (`STORED_RECORDS`). Records are immutable:
+ * each is made once (a block's, a closed window's, a point computed when first asked), so they
+ * are appended, never replaced; the store keeps them as given until it writes them.
  */
 export interface RecordRows {
-  /** Record table name, `recordTableName(BlockFees)` = `block_fees`. */
-  readonly table: string;
-  /** Arrow IPC rows with the record's fields (missing nullable fields are filled with nulls). */
-  readonly ipc: Uint8Array;
+  readonly schema: RecordSchema;
+  readonly records: readonly object[];
 }
 
 /** How a write is made. */
@@ -77,10 +79,16 @@ const START_BYTES = 32 << 20;
 /** The database, or what opens it when first needed. */
 export type Connect = SqlConnection | (() => Promise<SqlConnection>);
 
+/**
+ * A table's rows to write: canonical rows conformed to it, or records, made into Arrow only when
+ * written (one table for every record held, not one per commit: most commits are one block).
+ */
 interface Write {
   readonly table: SqlTable;
-  readonly ipc: Uint8Array;
   readonly rows: number;
+  /** About what the rows take once written (8 bytes a cell for records), for START_BYTES. */
+  readonly bytes: number;
+  readonly data: Table | RecordRows;
   readonly key?: readonly string[];
 }
 
@@ -135,8 +143,9 @@ export class Store {
    * Writes one unit (one or several blocks) atomically: canonical rows are appended (tokens are
    * upserted by mint), record rows are appended, all in one transaction, and the unit's
    * transactions join the resident ones once it has committed (readers wait in the same queue).
-   * Every IPC input is checked against its table before the transaction begins; if anything fails,
-   * nothing is written. `behind`: see WriteOptions.
+   * Every canonical table is checked against its store table at once, before anything is written;
+   * records are made into Arrow when written, and one that does not fit its table fails the
+   * whole transaction. Either way nothing of the unit is written. `behind`: see WriteOptions.
    */
   commit(unit: CommitUnit, records: readonly RecordRows[] = [], options: WriteOptions = {}): Promise<CommitResult> {
     let todo: Write[];
@@ -174,7 +183,7 @@ export class Store {
     }
     if (todo.length === 0) return Promise.resolve({ rows });
     this.#held.push(...todo);
-    this.#heldBytes += todo.reduce((sum, w) => sum + w.ipc.byteLength, 0);
+    this.#heldBytes += todo.reduce((sum, w) => sum + w.bytes, 0);
     if (!this.#started && this.#heldBytes > this.startBytes) this.#start();
     // until it is open the flush queued behind its start takes them: a load never waits for the database to start
     if (this.#connection === undefined) return Promise.resolve({ rows });
@@ -196,16 +205,23 @@ export class Store {
     }, true));
   }
 
-  /** Runs the unit's DuckDB writes in one transaction, counting the rows per table into `rows`. */
+  /**
+   * Runs the writes in one transaction, one insert per table and column types (in the order of
+   * the writes, so the last token row of a mint still wins), counting the rows per table into
+   * `rows`. Records become Arrow here; a record that does not fit its table rolls it back.
+   */
   async #write(todo: readonly Write[], rows: Record<string, number>): Promise<void> {
     // every statement runs in the database's own thread; store reads wait in the queue, so none sees the open transaction
     const c = this.#connection!;
     await c.run('BEGIN TRANSACTION');
     try {
-      for (const write of todo) {
-        if (write.key) await this.#upsert(write.table, write.ipc, write.key);
-        else await c.insertIPC(write.table.name, write.ipc);
-        rows[write.table.name] = (rows[write.table.name] ?? 0) + write.rows;
+      for (const [table, writes] of byTable(todo)) {
+        for (const data of insertsOf(table, writes)) {
+          const ipc = tableToIPC(data, 'stream');
+          if (writes[0]!.key) await this.#upsert(table, ipc, writes[0]!.key);
+          else await c.insertIPC(table.name, ipc);
+        }
+        rows[table.name] = (rows[table.name] ?? 0) + writes.reduce((sum, w) => sum + w.rows, 0);
       }
       await c.run('COMMIT');
     } catch (error) {
@@ -353,14 +369,18 @@ export class Store {
       if (!(name in CANONICAL_TABLES) && name !== 'transactions') throw new TypeError(`unknown canonical table ${name}`);
     }
     for (const table of Object.values(CANONICAL_TABLES)) {
-      const bytes = unit[table.name as SqlCanonicalTable];
-      if (bytes === undefined) continue;
-      writes.push({ table, ...conformIPC(bytes, table), key: CANONICAL_KEYS[table.name as SqlCanonicalTable] });
+      const rows = unit[table.name as SqlCanonicalTable];
+      if (rows === undefined) continue;
+      if (!(rows instanceof Table)) throw new TypeError(`${table.name}: expected an Arrow table`);
+      const data = conformTable(rows, table);
+      const bytes = data.batches.reduce((sum, batch) => sum + batch.data.byteLength, 0);
+      writes.push({ table, rows: data.numRows, bytes, data, key: CANONICAL_KEYS[table.name as SqlCanonicalTable] });
     }
     for (const record of records) {
-      const table = RECORD_TABLES[record.table];
-      if (table === undefined) throw new TypeError(`unknown record table ${record.table}`);
-      writes.push({ table, ...conformIPC(record.ipc, table) });
+      const table = RECORD_TABLES[recordTableName(record.schema)];
+      if (table === undefined) throw new TypeError(`unknown record table ${recordTableName(record.schema)}`);
+      const rows = record.records.length;
+      writes.push({ table, rows, bytes: rows * table.columns.length * 8, data: record });
     }
     return writes;
   }
@@ -386,3 +406,39 @@ export class Store {
 export function openStore(connect: Connect, startBytes?: number): Store {
   return Store.open(connect, startBytes);
 }
+
+/** The writes grouped by table, each group in write order (one transaction: the tables' order does not matter). */
+function byTable(writes: readonly Write[]): Map<SqlTable, Write[]> {
+  const groups = new Map<SqlTable, Write[]>();
+  for (const write of writes) {
+    const group = groups.get(write.table);
+    if (group) group.push(write);
+    else groups.set(write.table, [write]);
+  }
+  return groups;
+}
+
+/**
+ * One table's writes as few Arrow tables as their column types allow, in order: records all
+ * in one, canonical rows joined while their types agree (an input may give any integer width).
+ */
+function insertsOf(table: SqlTable, writes: readonly Write[]): Table[] {
+  const out: Table[] = [];
+  const records = writes.filter((w) => !(w.data instanceof Table)).map((w) => w.data as RecordRows);
+  if (records.length > 0) {
+    const all = records.flatMap((r) => r.records);
+    out.push(conformTable(recordsToTable(records[0]!.schema, all as never[]), table));
+  }
+  let run: Table[] = [];
+  const close = () => run.length > 0 && out.push(run[0]!.concat(...run.slice(1)));
+  for (const write of writes) {
+    if (!(write.data instanceof Table)) continue;
+    if (run.length > 0 && !sameTypes(run[0]!, write.data)) close(), (run = []);
+    run.push(write.data);
+  }
+  close();
+  return out;
+}
+
+const sameTypes = (a: Table, b: Table): boolean =>
+  a.schema.fields.every((field, i) => String(field.type) === String(b.schema.fields[i]!.type) && field.nullable === b.schema.fields[i]!.nullable);

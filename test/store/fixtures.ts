@@ -1,5 +1,5 @@
-/** Canonical rows as Arrow IPC (apache-arrow 21, built in the test) and small block generators. */
-import { Bool, Field, Int64, List, Table, Uint32, Uint64, Uint8, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
+/** Canonical rows as Arrow tables (apache-arrow 21, built in the test) and small block generators. */
+import { Bool, Field, Int64, List, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import { residentTransactions } from '../../src/store/transaction-segments.js';
 import type { CommitUnit } from '../../src/store/store.js';
 import {
@@ -21,15 +21,15 @@ const ARROW: Record<ColumnKind, () => DataType> = {
   keys: () => new List(new Field('item', new Utf8(), false)),
 };
 
-/** Arrow IPC stream of plain rows of a canonical table, typed from `TABLES`. */
-export function canonicalIPC(table: TableName, rows: readonly object[]): Uint8Array {
+/** Plain rows of a canonical table as an Arrow table, typed from `TABLES`. */
+export function canonicalTable(table: TableName, rows: readonly object[]): Table {
   const columns = Object.fromEntries(
     TABLES[table].columns.map((c) => [
       c.name,
       vectorFromArray(rows.map((r) => (r as Record<string, unknown>)[c.name] ?? null), ARROW[c.kind]()),
     ]),
   );
-  return tableToIPC(new Table(columns), 'stream');
+  return new Table(columns);
 }
 
 /** Nanoseconds of a slot in the generated chain: 400 ms slots from 2026-01-01. */
@@ -68,11 +68,11 @@ export function generateBlock(slot: bigint, txs: number, fills = 1, pair: [strin
   return { blocks, transactions, trades };
 }
 
-/** The commit unit of a generated block: IPC for the DuckDB tables, a table for the resident transactions (its trades stay with the market). */
+/** The commit unit of a generated block: its block row for DuckDB, its transactions resident (its trades stay with the market). */
 export function unitOf(block: GeneratedBlock): CommitUnit {
   return {
-    blocks: canonicalIPC('blocks', block.blocks),
-    transactions: residentTransactions(tableFromIPC(canonicalIPC('transactions', block.transactions)), () => block.blocks[0]!.timestamp),
+    blocks: canonicalTable('blocks', block.blocks),
+    transactions: residentTransactions(canonicalTable('transactions', block.transactions), () => block.blocks[0]!.timestamp),
   };
 }
 

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../src/schema/base58.js';
 import type { AccountKeys } from '../../src/store/account-keys.js';
 import { residentTransactions, TransactionSegments, type ResidentTransactions } from '../../src/store/transaction-segments.js';
-import { canonicalIPC, generateBlock } from './fixtures.js';
+import { canonicalTable, generateBlock } from './fixtures.js';
 
 /** A canonical transactions table of the given (slot, index) rows, in that order. */
 const rows = (keys: [bigint, number][]): Table => {
   const txs = keys.map(([slot, index]) => ({ ...generateBlock(slot, index + 1).transactions[index]! }));
-  return tableFromIPC(canonicalIPC('transactions', txs));
+  return canonicalTable('transactions', txs);
 };
 /** Block times of these tests: slot s at 1000·s ns, so that the cut before slot s's time drops the slots before s. */
 const timeOf = (slot: bigint) => slot * 1000n;
@@ -58,7 +58,7 @@ describe('the write-locked accounts of the resident transactions', () => {
   const key = (n: number) => encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 7 + i)));
   const commit = (slots: bigint[], lists: string[][], keys: AccountKeys) => {
     const txs = slots.map((slot, i) => ({ ...generateBlock(slot, 1).transactions[0]!, writable_accounts: lists[i]! }));
-    return residentTransactions(tableFromIPC(canonicalIPC('transactions', txs)), timeOf, keys);
+    return residentTransactions(canonicalTable('transactions', txs), timeOf, keys);
   };
   /** Every transaction's keys, read back through its dictionary. */
   const listsOf = (r: ResidentTransactions) => Array.from({ length: r.accounts.offsets.length - 1 }, (_, i) =>

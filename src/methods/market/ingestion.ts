@@ -2,7 +2,7 @@ import { limit } from '../../rpc/params.js';
 import { INGESTION_HISTORY } from '../../market/ingestion-log.js';
 import { Ingestion } from '../../schema/records.js';
 import { recordTableName } from '../../store/ddl.js';
-import { rowToRecord } from '../../store/record-ipc.js';
+import { rowToRecord } from '../../store/record-arrow.js';
 import { sqlInteger } from '../../store/sql.js';
 import { defineMethod } from '../method.js';
 

@@ -1,9 +1,9 @@
 /**
- * Materialized record rows across the store boundary: records -> Arrow IPC for appends, and
+ * Materialized record rows across the store boundary: records -> an Arrow table for appends, and
  * store rows -> records for answers. Arrow types are derived from the wire types of the schema.
  */
 import {
-  Bool, Float32, Float64, Int64, tableToIPC, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType, type Vector,
+  Bool, Float32, Float64, Int64, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType, type Vector,
 } from 'apache-arrow';
 import type { RecordOf, RecordSchema } from '../schema/records.js';
 import type { WireType } from '../schema/wire.js';
@@ -24,8 +24,8 @@ const ARROW_TYPE: Record<WireType, () => DataType> = {
 
 const BIGINT_TYPES = new Set<WireType>(['id', 'Uint8', 'Int8', 'DateTime', 'Duration']);
 
-/** Arrow IPC stream bytes of records, one column per schema field, in schema order. */
-export function recordsToIPC<S extends RecordSchema>(schema: S, records: readonly RecordOf<S>[]): Uint8Array {
+/** Records as an Arrow table, one column per schema field, in schema order. */
+export function recordsToTable<S extends RecordSchema>(schema: S, records: readonly RecordOf<S>[]): Table {
   const columns: Record<string, Vector> = {};
   for (const [name, wire] of schema.fields) {
     const values = records.map((r) => {
@@ -34,7 +34,7 @@ export function recordsToIPC<S extends RecordSchema>(schema: S, records: readonl
     });
     columns[name] = vectorFromArray(values as never[], ARROW_TYPE[wire]());
   }
-  return tableToIPC(new Table(columns), 'stream');
+  return new Table(columns);
 }
 
 /** A record from a store row: ids back to JSON-safe numbers, small unsigned integers to numbers. */
