@@ -77,7 +77,8 @@ export interface Engine {
   call: MethodCall;
   /**
    * Ingests rows of one or more blocks (live push). Every block is committed entirely or not at
-   * all, in slot order; bad rows are rejected and reported, valid rows kept.
+   * all, in slot order, and calls are committed in call order; bad rows are rejected and
+   * reported, valid rows kept. The rows are read until the promise settles: do not change them before.
    */
   ingest(rows: IngestInput): Promise<IngestReport>;
   /** Loads a dump: folder or files (Node), File/Blob/bytes (browser); any supported format. */
@@ -191,7 +192,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         const context = { source: `${source} ${table}`, table, batchRows: Number.MAX_SAFE_INTEGER };
         for await (const batch of validateRecordBatches(data.schema, data.batches, context)) batches.push(batch);
       }
-      else if (Array.isArray(data)) batches.push(validateRows(table, data as Record<string, unknown>[], `${source} ${table}`));
+      else if (Array.isArray(data)) batches.push(await validateRows(table, data as Record<string, unknown>[], `${source} ${table}`));
       else throw new TypeError(`ingest: ${table} must be an array of rows or an Arrow Table`);
     }
     return batches;
@@ -231,7 +232,9 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     }) as MethodCall,
     async ingest(rows) {
       ensureOpen();
-      const batches = await validateInput(rows, `ingest#${++ingestCalls}`);
+      // validated while earlier calls commit; the commits keep the calls' order
+      const batches = validateInput(rows, `ingest#${++ingestCalls}`);
+      batches.catch(() => undefined); // rejected through the commit below
       return (await pipeline()).commit(batches);
     },
     async load(source, options) {

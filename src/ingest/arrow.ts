@@ -10,6 +10,7 @@ import {
   holdsNulls, TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
 } from '../schema/tables.js';
 import { U64_MAX } from '../schema/amounts.js';
+import { runToEnd, type Steps } from '../platform/event-loop.js';
 
 /** The row type of each canonical table. */
 export interface TableRows {
@@ -144,9 +145,18 @@ export class TableBuilder {
 
   /** The rows appended so far as a Table of the canonical schema (one record batch); starts empty again. */
   finish(): Table {
+    return runToEnd(this.finishSteps());
+  }
+
+  /** `finish` as Steps: it may pause between columns (a block's text and key lists take about a millisecond). */
+  *finishSteps(): Steps<Table> {
     const schema = arrowSchema(this.table);
     const length = this.count;
-    const children = this.columns.map((column, j) => columnData(column, schema.fields[j].type, length));
+    const children: Data[] = [];
+    for (const [j, column] of this.columns.entries()) {
+      children.push(columnData(column, schema.fields[j].type, length));
+      yield;
+    }
     const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
     this.reset();
     return new Table([batch]);

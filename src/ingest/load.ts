@@ -49,11 +49,13 @@ export interface LoadOptions {
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 
 /** Rows of a decoder as validated batches, one per table (the rows are validated like any input). */
-function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: string): ValidatedBatch[] {
-  return TABLE_NAMES.flatMap((table) => {
+async function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, source: string): Promise<ValidatedBatch[]> {
+  const batches: ValidatedBatch[] = [];
+  for (const table of TABLE_NAMES) {
     const list = rows[table];
-    return list && list.length > 0 ? [validateRows(table, list as Record<string, unknown>[], source)] : [];
-  });
+    if (list && list.length > 0) batches.push(await validateRows(table, list as Record<string, unknown>[], source));
+  }
+  return batches;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function loadInputs(
     const tokens = readTokenList(await readText(input));
     for (const [mint, name] of tokenNames(tokens)) names.set(mint, name);
     files++;
-    await commit(batchesOf({ tokens }, input.name));
+    await commit(await batchesOf({ tokens }, input.name));
   }
 
   // a tokens table names its mints as the dump's author meant: a raw block's row (names from a token list at best) does not overwrite it
@@ -128,7 +130,7 @@ export async function loadInputs(
       own.warnings.push(...decoded.warnings.map((w) => `${w.source}:${w.row}: ${w.field ? `${w.field}: ` : ''}${w.message}`));
       incomplete.observeRaw(input.name, decoded.blockStats);
       files++;
-      yield* batchesOf({ ...decoded, tokens: decoded.tokens.filter((t) => !tabled.has(t.mint)) }, input.name);
+      yield* await batchesOf({ ...decoded, tokens: decoded.tokens.filter((t) => !tabled.has(t.mint)) }, input.name);
     }
   }
   const tableStreams = plan.slotTables.map((input) => readInSlotOrder(input, read, (w) => own.warnings.push(w)));

@@ -18,11 +18,11 @@ import { recordId } from '../schema/ids.js';
 import { Ingestion, type IngestionRecord } from '../schema/records.js';
 import type { TableName } from '../schema/tables.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
-import { residentTransactions, type ResidentTransactions } from '../store/transaction-segments.js';
+import { residentSteps, type ResidentTransactions } from '../store/transaction-segments.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
-import { yieldToEventLoop } from '../platform/event-loop.js';
+import { TimeSlices, yieldToEventLoop } from '../platform/event-loop.js';
 import { lowerBound } from '../windows/lower-bound.js';
 import { repeatedRows } from './repeated-rows.js';
 import { sameU64, wordsOf } from '../schema/u64-words.js';
@@ -168,10 +168,11 @@ export class IngestPipeline {
    * Commits one chunk: every block in it entirely or not at all. Rows that fail a cross-table check
    * (a slot not newer than the newest committed one, transactions without their block row, a
    * trade whose time differs from its block's) are rejected and reported; the rest are kept.
-   * Chunks are committed one after another, in call order.
+   * Chunks are committed one after another, in call order: batches still being validated hold
+   * their chunk's place.
    */
-  commit(batches: readonly ValidatedBatch[]): Promise<IngestReport> {
-    return this.exclusive(() => this.#commit(batches));
+  commit(batches: readonly ValidatedBatch[] | PromiseLike<readonly ValidatedBatch[]>): Promise<IngestReport> {
+    return this.exclusive(async () => this.#commit(await batches));
   }
 
   /** Runs `task` between commits: no chunk is being prepared, committed or published meanwhile. */
@@ -255,6 +256,9 @@ export class IngestPipeline {
     report.warnings.push(...retimed.warnings);
     for (const [slot, time] of retimed.blocks) blockTime.set(slot, time);
 
+    // the stages below are cut where a slice of time is spent: a request waits for one slice
+    const slices = new TimeSlices();
+    if (slices.spent) await slices.next();
     const unit: CommitUnit = {};
     const view: ChunkView = {
       blocks: [...blockTime]
@@ -273,12 +277,14 @@ export class IngestPipeline {
       if (name === 'transactions') {
         table = view.transactions = withPriorityFees(table);
         view.transactionColumns = chunkTransactions(table);
+        if (slices.spent) await slices.next();
       }
       // trades stay with the market (its trade log), transactions in the resident segments; the rest go to DuckDB-WASM
       if (name === 'trades') view.trades = table;
       else if (name === 'transactions') {
         const time = (slot: bigint) => blockTime.get(slot)!;
-        unit.transactions = view.resident = residentTransactions(table, time, this.store.accountKeys, view.transactionColumns);
+        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, view.transactionColumns));
+        if (slices.spent) await slices.next();
       } else unit[name] = table;
       report.ingested += table.numRows;
       if (name === 'tokens') continue;

@@ -7,6 +7,7 @@ import type { Table } from 'apache-arrow';
 import { parseIsoTimestamp, parseUnixSeconds, NS_PER_SECOND } from '../schema/time.js';
 import { MAX_TRANSACTION_KEYS, TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
 import { TableBuilder } from './arrow.js';
+import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 import { isPublicKey } from '../schema/base58.js';
 import { U64_MAX } from '../schema/amounts.js';
 
@@ -304,7 +305,12 @@ export class BatchValidator {
 
   /** The batch of everything added since the last take; starts a new one. */
   take(): ValidatedBatch {
-    const rows = this.builder.finish();
+    return runToEnd(this.takeSteps());
+  }
+
+  /** `take` as Steps (see TableBuilder.finishSteps). */
+  *takeSteps(): Steps<ValidatedBatch> {
+    const rows = yield* this.builder.finishSteps();
     const batch = {
       table: this.table, source: this.source, rows, read: rows.numRows + this.rejections.length,
       rejections: this.rejections, rowNumbers: this.kept,
@@ -317,18 +323,22 @@ export class BatchValidator {
 
 /**
  * Validates plain-object rows (keys = column names; values in any accepted form) into one batch.
- * `firstRow` is the row number reported for rows[0] (default 1).
+ * `firstRow` is the row number reported for rows[0] (default 1). The event loop runs between
+ * slices of rows (a block's transactions take a few milliseconds): the rows must not change
+ * until the batch is returned.
  */
-export function validateRows(
+export async function validateRows(
   table: TableName, rows: Iterable<object>, source: string, firstRow = 1,
-): ValidatedBatch {
+): Promise<ValidatedBatch> {
   const validator = new BatchValidator(table, source);
   const names = validator.columns.map((column) => column.name);
   const values: unknown[] = new Array(names.length);
+  const slices = new TimeSlices();
   let row = firstRow;
   for (const record of rows as Iterable<Readonly<Record<string, unknown>>>) {
     for (let j = 0; j < names.length; j++) values[j] = record[names[j]];
     validator.add(row++, values);
+    if ((row & 63) === 0 && slices.spent) await slices.next();
   }
-  return validator.take();
+  return slices.run(validator.takeSteps());
 }

@@ -32,3 +32,49 @@ export function yieldToEventLoop(): Promise<void> {
   if (typeof MessageChannel === 'function') return viaMessageChannel();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Long synchronous work cut into slices of about `budgetMs`: the loop asks `spent` now and then
+ * (reading the clock costs ~30 ns), and `next()` lets the event loop run and starts a new slice.
+ * A request that arrives meanwhile waits for one slice, not for the whole work.
+ */
+export class TimeSlices {
+  #start = performance.now();
+
+  constructor(private readonly budgetMs = SLICE_MS) {}
+
+  get spent(): boolean {
+    return performance.now() - this.#start >= this.budgetMs;
+  }
+
+  async next(): Promise<void> {
+    await yieldToEventLoop();
+    this.#start = performance.now();
+  }
+
+  /** Runs work written as `Steps`, letting the event loop run at a step where a slice is spent. */
+  async run<T>(steps: Steps<T>): Promise<T> {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (this.spent) await this.next();
+    }
+  }
+}
+
+/**
+ * Synchronous work that may be cut: a generator that yields (nothing) where it can pause and
+ * returns its result. `TimeSlices.run` pauses it when a slice is spent; `runToEnd` runs it through.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs `steps` to the end at once. */
+export function runToEnd<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The slice of work an ingest does between two turns of the event loop (docs/architecture.md, latency). */
+export const SLICE_MS = 0.25;

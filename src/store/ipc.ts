@@ -112,7 +112,7 @@ function firstNull(vector: Vector): number {
  * unknown column, a type that would lose data, or a null in a NOT NULL column is an error that
  * names the table, column and (1-based) row. No data is copied: the columns are the input's.
  */
-export function conformTable(input: Table, table: SqlTable): Table {
+export function conformToSql(input: Table, table: SqlTable): Table {
   if (input.schema.fields.length === 0) throw new TypeError(`${table.name}: no columns`);
   const known = new Set(table.columns.map((c) => c.name));
   const seen = new Set<string>();

@@ -15,7 +15,7 @@ export interface SqlConnection {
   queryIPC(sql: string): Promise<Uint8Array>;
   /**
    * Appends one complete Arrow IPC stream to an existing table. Columns are matched by position,
-   * not by name (conform the table first: `conformTable`), and the stream must hold at least one record batch.
+   * not by name (conform the table first: `conformToSql`), and the stream must hold at least one record batch.
    * The bytes are handed over: the database's thread may take their buffer (see `handOver`).
    */
   insertIPC(table: string, ipc: Uint8Array): Promise<void>;

@@ -24,7 +24,7 @@ import { Table, tableToIPC } from 'apache-arrow';
 import type { RecordSchema } from '../schema/records.js';
 import type { BlockRow, TokenRow } from '../schema/tables.js';
 import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, recordTableName, type SqlCanonicalTable, type SqlTable } from './ddl.js';
-import { conformTable } from './ipc.js';
+import { conformToSql } from './ipc.js';
 import { recordsToTable } from './record-arrow.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
@@ -372,7 +372,7 @@ export class Store {
       const rows = unit[table.name as SqlCanonicalTable];
       if (rows === undefined) continue;
       if (!(rows instanceof Table)) throw new TypeError(`${table.name}: expected an Arrow table`);
-      const data = conformTable(rows, table);
+      const data = conformToSql(rows, table);
       const bytes = data.batches.reduce((sum, batch) => sum + batch.data.byteLength, 0);
       writes.push({ table, rows: data.numRows, bytes, data, key: CANONICAL_KEYS[table.name as SqlCanonicalTable] });
     }
@@ -427,7 +427,7 @@ function insertsOf(table: SqlTable, writes: readonly Write[]): Table[] {
   const records = writes.filter((w) => !(w.data instanceof Table)).map((w) => w.data as RecordRows);
   if (records.length > 0) {
     const all = records.flatMap((r) => r.records);
-    out.push(conformTable(recordsToTable(records[0]!.schema, all as never[]), table));
+    out.push(conformToSql(recordsToTable(records[0]!.schema, all as never[]), table));
   }
   let run: Table[] = [];
   const close = () => run.length > 0 && out.push(run[0]!.concat(...run.slice(1)));

@@ -15,6 +15,7 @@ import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import { lowerBound } from '../windows/lower-bound.js';
 import { AccountKeys } from './account-keys.js';
+import { runToEnd, type Steps } from '../platform/event-loop.js';
 
 /**
  * The write-locked accounts of transactions: transaction i (a row of the columns) locks the keys
@@ -104,10 +105,15 @@ function takeUtf8(vector: Vector, rows: readonly number[]): Data<Utf8> {
  * interned into `keys`, the store's dictionary (`TransactionSegments.keys`: should the store
  * compact it before this commit is appended, the append moves the spans over).
  */
-export function residentTransactions(
+export function residentTransactions(...args: Parameters<typeof residentSteps>): ResidentTransactions {
+  return runToEnd(residentSteps(...args));
+}
+
+/** `residentTransactions` as Steps: it may pause between slices of the accounts' interning (~1 ms a mainnet block). */
+export function* residentSteps(
   table: Table, blockTime: (slot: bigint) => bigint, keys: AccountKeys = new AccountKeys(),
   columns: ChunkTransactions = chunkTransactions(table),
-): ResidentTransactions {
+): Steps<ResidentTransactions> {
   const kept: number[] = [];
   const keptOffsets = new Uint32Array(columns.slots.length + 1);
   for (let b = 0; b < columns.slots.length; b++) {
@@ -119,13 +125,13 @@ export function residentTransactions(
   return {
     columns: fees,
     times: BigInt64Array.from(columns.slots, blockTime),
-    accounts: accountSpans(table.getChild('writable_accounts'), order!, keys),
+    accounts: yield* accountSpans(table.getChild('writable_accounts'), order!, keys),
     kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)),
   };
 }
 
 /** The key lists of `order`'s rows as spans of ids in `keys` (interned from the UTF-8 bytes). */
-function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, keys: AccountKeys): AccountSpans {
+function* accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, keys: AccountKeys): Steps<AccountSpans> {
   const offsets = new Uint32Array(order.length + 1);
   if (!vector || vector.nullCount === vector.length) return { keys, offsets, ids: new Uint32Array(0) };
   const chunks = vector.data;
@@ -152,6 +158,7 @@ function accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, key
       for (let j = lists[local]!; j < lists[local + 1]!; j++) ids[at++] = keys.intern(bytes, keyOffsets[j]!, keyOffsets[j + 1]!);
     }
     offsets[i + 1] = at;
+    if ((i & 127) === 127) yield;
   }
   return { keys, offsets, ids };
 }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateBlocks } from '../../src/generate/market.js';
+import { createEngine } from '../../src/index.node.js';
 import { IngestPipeline, type ChunkObserver } from '../../src/ingest/pipeline.js';
 import { validateRows } from '../../src/ingest/validate.js';
 import type { Store } from '../../src/store/store.js';
@@ -31,7 +32,7 @@ describe('ingest pipeline stages', () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    await pipeline.commit([validateRows('blocks', [block!.block], 'test'), validateRows('transactions', block!.transactions, 'test')]);
+    await pipeline.commit([await validateRows('blocks', [block!.block], 'test'), await validateRows('transactions', block!.transactions, 'test')]);
     ticking = false;
 
     const stages = log.filter((entry) => entry !== 'tick');
@@ -42,5 +43,42 @@ describe('ingest pipeline stages', () => {
       expect(ticksBetween(from!, to!), `${from} -> ${to}`).toBeGreaterThan(0);
     }
     expect(log.slice(at('store commit'), at('timings write') + 1)).toEqual(['store commit', 'apply a', 'apply b', 'apply c', 'timings write']);
+  });
+});
+
+describe('ingest of plain rows, in slices', () => {
+  const market = (blocks: number) => [...generateBlocks({ blocks, txPerBlock: 400, seed: 'slices' })];
+
+  it('validating many rows lets the event loop run between slices, and keeps every row in order', async () => {
+    const transactions = market(30).flatMap((b) => b.transactions);
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const batch = await validateRows('transactions', transactions, 'test');
+    ticking = false;
+    expect(ticks).toBeGreaterThan(1);
+    expect(batch.rows.numRows).toBe(transactions.length);
+    expect(batch.rowNumbers).toEqual(transactions.map((_, i) => i + 1));
+    expect(batch.rows.getChild('signature')!.toArray()).toEqual(transactions.map((t) => t.signature));
+  });
+
+  it('calls not awaited one by one commit in call order, however long each takes to validate', async () => {
+    const engine = await createEngine();
+    try {
+      const blocks = market(31);
+      const rowsOf = (part: typeof blocks) => ({
+        blocks: part.map((b) => b.block), transactions: part.flatMap((b) => b.transactions), trades: part.flatMap((b) => b.trades),
+      });
+      // the first call validates 12,000 transactions in slices; the second, one block, is ready long before it
+      const reports = await Promise.all([engine.ingest(rowsOf(blocks.slice(0, 30))), engine.ingest(rowsOf(blocks.slice(30)))]);
+      expect(reports.map((r) => [r.blocks, r.rejected])).toEqual([[30, 0], [1, 0]]);
+      expect(await engine.call('chain::priorityfee::block', { limit: 100 })).toHaveLength(31);
+    } finally {
+      await engine.close();
+    }
   });
 });

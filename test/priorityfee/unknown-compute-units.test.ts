@@ -55,9 +55,9 @@ describe('unknown consumed compute units', () => {
   });
   afterAll(() => engine.close());
 
-  it('validation keeps a null value and refuses a row without the column', () => {
+  it('validation keeps a null value and refuses a row without the column', async () => {
     const { compute_units_consumed: _, ...without } = transactions[0];
-    const batch = validateRows('transactions', [transactions[2], without], 'rows');
+    const batch = await validateRows('transactions', [transactions[2], without], 'rows');
     expect(batch.rows.numRows).toBe(1);
     expect(batch.rows.getChild('compute_units_consumed')!.get(0)).toBeNull();
     expect(batch.rejections).toEqual([{ source: 'rows', row: 2, field: 'compute_units_consumed', message: 'missing required column' }]);

@@ -111,9 +111,9 @@ describe('isBase58PublicKey and isPublicKeyUtf8 agree with decodeBase58(text).le
 });
 
 describe('rows', () => {
-  it('validateRows keeps valid rows and reports the rest with their row numbers', () => {
+  it('validateRows keeps valid rows and reports the rest with their row numbers', async () => {
     const [good] = makeRows('tokens', 1, 1);
-    const batch = validateRows('tokens', [good, { ...good, decimals: 300 }, { ...good, mint: 'x' }], 'live', 10);
+    const batch = await validateRows('tokens', [good, { ...good, decimals: 300 }, { ...good, mint: 'x' }], 'live', 10);
     expect(batch.rows.numRows).toBe(1);
     expect(batch.read).toBe(3);
     expect(batch.rejections.map((r) => [r.source, r.row, r.field])).toEqual([['live', 11, 'decimals'], ['live', 12, 'mint']]);
