@@ -14,6 +14,7 @@ import type { Params } from '../rpc/params.js';
 import { encodeInteger, encodeRecord, encodeTimestamp, type WireRecord } from '../schema/encode.js';
 import type { RecordSchema } from '../schema/records.js';
 import type { StreamDemand, StreamUpdate } from './updates.js';
+import { TimeSlices } from '../platform/event-loop.js';
 import { DEFAULT_STREAM_LIMITS, Subscription, type PushSink, type StreamLimits } from './subscription.js';
 
 /** What the hub needs from its engine. */
@@ -103,6 +104,8 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
       };
       const updates = chunk.updates;
       if (chunk.tokens && this.has(TOKEN_METHOD)) updates.unshift(await this.#tokenUpdate(chunk));
+      // the event loop runs between slices of the pushes; a subscription asked for meanwhile waits for the commit's end (betweenCommits)
+      const slices = new TimeSlices();
       for (let i = 0; i < updates.length; ) {
         let j = i + 1;
         while (j < updates.length && updates[j]!.slot === updates[i]!.slot) j++;
@@ -110,6 +113,7 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
         const { slot, timestamp } = updates[i]!;
         const block = slot === undefined ? undefined : { slot: encodeInteger(slot), timestamp: encodeTimestamp(timestamp!) };
         for (const subscription of [...this.#subscriptions.values()]) {
+          if (slices.spent) await slices.next();
           const records: WireRecord[] = [];
           for (const update of group) {
             if (update.method !== subscription.method) continue;

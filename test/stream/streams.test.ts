@@ -254,6 +254,35 @@ describe('stream methods', () => {
     expect(got.get('chain::priorityfee::fee')!.filter((p) => p.result!.length === 2)).toHaveLength(1);
   });
 
+  it('a chunk\'s pushes go out in slices; a subscription made meanwhile gets none of them: its first answer holds the chunk', async () => {
+    const engine = await open();
+    const blocks = [...generateBlocks({ minutes: 1, txPerBlock: 60, seed: 'stream-slices' })];
+    const first: string[] = [];
+    const later: string[] = [];
+    let subscribing: Promise<unknown> | undefined;
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      if (first.length > 0) ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await engine.subscribe('chain::market::trades', {}, (p) => {
+      first.push(p.block!.slot);
+      subscribing ??= engine.subscribe('chain::market::trades', {}, (q) => void later.push(q.block!.slot));
+    });
+    await engine.ingest(rows(blocks.slice(0, -1))); // one commit of 149 blocks
+    const ticksDuring = ticks;
+    ticking = false;
+    await subscribing;
+    await engine.ingest(rows(blocks.slice(-1)));
+    const slotsWithTrades = (part: GeneratedBlock[]) => part.filter((b) => b.trades.length > 0).map((b) => String(b.block.slot));
+    expect(first).toEqual(slotsWithTrades(blocks));
+    expect(later).toEqual(slotsWithTrades(blocks.slice(-1)));
+    expect(later).toHaveLength(1);
+    expect(ticksDuring).toBeGreaterThan(0);
+  });
+
   it('a block that opens a new minute pushes the fee window and the candle it closed, whole', async () => {
     const engine = await open();
     await engine.ingest({ tokens: generateTokens() });
