@@ -6,9 +6,10 @@
  * The fee windows nest (1m, 5m and 15m all divide 1h), so one sample buffer holds the current
  * hour and every smaller current window is a suffix of it. A window is computed once, when the
  * next one begins, and committed to the store (window_fees), the newest closed windows kept in
- * memory too; the window in progress is computed on demand from memory, exact at every moment. An
- * as-of query inside an older window recomputes that window's part up to the as-of block from the
- * stored transactions, with the same code.
+ * memory too (every one until the store starts its database); the window in progress is computed
+ * on demand from memory, exact at every moment. An as-of query inside an older window recomputes
+ * that window's part up to the as-of block from the resident transactions, with the same code, and
+ * reads the closed windows before it from memory when it holds them.
  */
 import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
@@ -31,6 +32,7 @@ import { newestFeeBlock, transactionsSince, type BlockRef } from './store-querie
 const METHOD = 'chain::priorityfee::fee';
 /** Closed windows answered from memory, per window length (the method's largest limit). */
 const RECENT = 1000;
+const startOf = (r: WindowFeesRecord): bigint => r.window_start;
 const TABLE = recordTableName(WindowFees);
 const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
 for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
@@ -100,6 +102,8 @@ export class FeeWindowsEngine implements ChunkObserver {
     private readonly kernels: () => Promise<KernelClient>,
     private readonly minSamples: () => number,
     private readonly demand: StreamDemand = NO_DEMAND,
+    /** The engine's store: while its database has not started, memory keeps every closed window. */
+    private readonly store: () => Store | undefined = () => undefined,
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
@@ -130,7 +134,8 @@ export class FeeWindowsEngine implements ChunkObserver {
       records: closed.length ? [{ schema: WindowFees, records: closed }] : [],
       apply: () => {
         this.#newestSlot = columns.slots.at(-1);
-        for (const record of closed) this.#closed.get(windowOf(record))!.push([record]);
+        const keepAll = this.store()?.started === false;
+        for (const record of closed) this.#closed.get(windowOf(record))!.push([record], keepAll);
         for (const [window, record] of current) this.#cache.set(window, { slot: this.#newestSlot!, record });
         return updates;
       },
@@ -200,7 +205,9 @@ export class FeeWindowsEngine implements ChunkObserver {
     const live = newest === undefined || newest.slot === this.#newestSlot;
     const current = live ? await this.#inProgress(window) : await this.#partial(store, window, newest!);
     if (!current) return [];
-    const held = live ? this.#closed.get(window)!.newest(limit - 1) : undefined;
+    // the closed windows before it: from memory when it holds them (every one until the database starts)
+    const closed = this.#closed.get(window)!;
+    const held = closed.last(limit - 1, live ? undefined : closed.before(startOf, current.window_start))?.reverse();
     if (held) return [current, ...held];
     const rows = limit <= 1 ? [] : await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}` +

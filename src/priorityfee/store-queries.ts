@@ -1,8 +1,8 @@
-/** Store reads shared by the priority-fee methods: the as-of block and a window's transactions. */
-import { BlockFees } from '../schema/records.js';
-import { recordTableName } from '../store/ddl.js';
+/**
+ * Store reads shared by the priority-fee methods: the as-of block and a window's transactions,
+ * both from the resident transactions (the database is not asked: an as-of answer does not start it).
+ */
 import { prunedHistory } from '../store/retention.js';
-import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import type { ResidentTransactions } from '../store/transaction-segments.js';
 
@@ -13,26 +13,22 @@ export interface BlockRef {
 
 /**
  * The newest block with transactions and timestamp < at (the newest of all when at is omitted):
- * the block after which the live engine would have given the as-of answer.
+ * the block after which the live engine would have given the as-of answer. Refused when retention
+ * pruned every such block.
  */
 export async function newestFeeBlock(store: Store, at?: bigint): Promise<BlockRef | undefined> {
-  const asOf = at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(at)}`;
-  const [row] = await store.rows(`SELECT slot, "timestamp" FROM ${recordTableName(BlockFees)}${asOf} ORDER BY slot DESC LIMIT 1`);
-  return row ? { slot: row.slot as bigint, timestamp: row.timestamp as bigint } : undefined;
+  const newest = await store.newestTransactionBlock(at);
+  const [cut, first] = [store.prunedBefore, store.firstTransactionTime];
+  if (!newest && at !== undefined && cut !== undefined && first !== undefined && first < at) {
+    throw prunedHistory('at', 'transactions', { before: at }, cut);
+  }
+  return newest;
 }
 
-/** First slot of the blocks with timestamp >= from, up to `last`; refuses a span whose transactions were pruned. */
-async function firstSlotFrom(store: Store, from: bigint, last: bigint): Promise<bigint> {
+/** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index); refused when pruned. */
+export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<ResidentTransactions> {
   const held = store.prunedBefore;
   // only an as-of answer reads this far back (retain is at least the longest live span)
   if (held !== undefined && from < held) throw prunedHistory('at', 'transactions', { from }, held);
-  const [row] = await store.rows(
-    `SELECT min(slot) AS first FROM blocks WHERE "timestamp" >= ${sqlInteger(from)} AND slot <= ${sqlInteger(last)}`,
-  );
-  return (row?.first as bigint | null) ?? last;
-}
-
-/** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index). */
-export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<ResidentTransactions> {
-  return store.transactions(await firstSlotFrom(store, from, last.slot), last.slot);
+  return store.transactionsFrom(from, last.slot);
 }

@@ -22,7 +22,6 @@ import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.j
 import type { TopTransactionRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
-import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import type { ResidentTransactions } from '../store/transaction-segments.js';
 import { newestFeeBlock, transactionsSince } from './store-queries.js';
@@ -119,14 +118,9 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
   const newest = await newestFeeBlock(store, at);
   if (!newest) return [];
   const resident = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
-  if (resident.columns.slots.length === 0) return [];
-  const rows = await store.rows(
-    `SELECT slot, "timestamp" FROM blocks WHERE slot BETWEEN ${sqlInteger(resident.columns.slots[0]!)} AND ${sqlInteger(newest.slot)}`,
-  );
-  const times = new Map(rows.map((r) => [r.slot as bigint, r.timestamp as bigint]));
   const tracker = new TopTransactionsTracker();
-  tracker.follow(resident.columns.slots.map((slot, b) => {
-    const time = times.get(slot)!;
+  tracker.follow(resident.columns.slots.map((_, b) => {
+    const time = resident.times[b]!;
     return { entries: blockEntries(resident, b, time), time };
   }));
   return tracker.top(limit);

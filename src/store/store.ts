@@ -277,6 +277,21 @@ export class Store {
     return this.#resident(() => this.#transactions.between(first, last));
   }
 
+  /** The transactions of the blocks from time `from` on, up to slot `last`, as resident (`transactions`). */
+  transactionsFrom(from: bigint, last: bigint): Promise<ResidentTransactions> {
+    return this.#resident(() => this.#transactions.between(this.#transactions.firstSlotFrom(from) ?? last, last));
+  }
+
+  /** The newest block with transactions held whose time is before `at` (the newest when omitted); read at once. */
+  newestTransactionBlock(at?: bigint): Promise<{ slot: bigint; timestamp: bigint } | undefined> {
+    return this.#resident(() => this.#transactions.newestBefore(at));
+  }
+
+  /** The time of the first block with transactions ever committed, pruned since or not. */
+  get firstTransactionTime(): bigint | undefined {
+    return this.#transactions.firstTime;
+  }
+
   /** The same transactions as `transactions`, as the ranges of blocks the store holds them in (no copy). */
   transactionRanges(first: bigint, last: bigint): Promise<SegmentRange[]> {
     return this.#resident(() => this.#transactions.ranges(first, last));

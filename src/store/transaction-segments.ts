@@ -13,7 +13,7 @@
  */
 import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
-import { lowerBound } from '../windows/lower-bound.js';
+import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { AccountKeys } from './account-keys.js';
 import { runToEnd, type Steps } from '../platform/event-loop.js';
 
@@ -278,6 +278,7 @@ const EMPTY: ResidentTransactions = {
 /** The store's resident transactions, appended a commit at a time in slot order. */
 export class TransactionSegments {
   #segments: ResidentTransactions[] = [];
+  #firstTime: bigint | undefined;
   /** The account keys every segment's spans index. */
   #keys = new AccountKeys();
 
@@ -294,9 +295,32 @@ export class TransactionSegments {
     const slots = commit.columns.slots;
     if (slots.length === 0) return;
     const transactions = { ...commit, accounts: adoptAccounts(commit.accounts, this.#keys) };
+    if (this.#firstTime === undefined || commit.times[0]! < this.#firstTime) this.#firstTime = commit.times[0]!;
     let at = this.#segments.length;
     while (at > 0 && this.#segments[at - 1]!.columns.slots[0]! > slots[0]!) at--;
     this.#segments.splice(at, 0, transactions);
+  }
+
+  /** The newest block held with a time before `at` (the newest of all when omitted). */
+  newestBefore(at?: bigint): { slot: bigint; timestamp: bigint } | undefined {
+    for (let k = this.#segments.length - 1; k >= 0; k--) {
+      const { columns, times } = this.#segments[k]!;
+      const n = at === undefined ? times.length : lowerBound(times, at);
+      if (n > 0) return { slot: columns.slots[n - 1]!, timestamp: times[n - 1]! };
+    }
+    return undefined;
+  }
+
+  /** The first slot held whose block time is `time` or later (block times never go back), if any. */
+  firstSlotFrom(time: bigint): bigint | undefined {
+    const k = lowerBoundBy(this.#segments, (s) => s.times[s.times.length - 1]!, time);
+    const segment = this.#segments[k];
+    return segment && segment.columns.slots[lowerBound(segment.times, time)];
+  }
+
+  /** The time of the first block ever held (pruned since or not). */
+  get firstTime(): bigint | undefined {
+    return this.#firstTime;
   }
 
   /** The transactions of slots first..last (inclusive), ordered by (slot, index). */
