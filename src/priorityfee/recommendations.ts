@@ -11,8 +11,9 @@
  * before it first does, every point is made and every window goes live (`beforePrune`): as-of
  * answers stay whole. An engine that keeps everything never pays for history nobody asks.
  *
- * Reading back: the newest points of a live window are kept in memory; every other answer is the
- * store's (the recommendation table, by time).
+ * Reading back: the newest points of a live window are kept in memory, and every point made until
+ * the store starts its database (which then holds them; memory made them first): an as-of answer
+ * reads the store's recommendation table only once the database has started.
  */
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
@@ -72,12 +73,14 @@ interface WindowHistory {
   live?: RecommendationWindow;
   /** The newest points of the live window: complete when it went live at the first block. */
   recent: RecentRecords<RecommendationRecord>;
+  /** Every point made, by block index, until the database starts (then undefined: it answers). */
+  made?: (RecommendationRecord | undefined)[];
 }
 
 export class RecommendationsEngine implements ChunkObserver {
   readonly #blocks = new FeeBlocks();
   readonly #windows = new Map<string, WindowHistory>(
-    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), recent: new RecentRecords(RECENT) }]),
+    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), recent: new RecentRecords(RECENT), made: [] }]),
   );
 
   /**
@@ -128,6 +131,7 @@ export class RecommendationsEngine implements ChunkObserver {
         for (const [history, records] of made) {
           history.done.add(first, this.#blocks.length);
           history.recent.push(records);
+          this.#remember(history, first, records);
         }
         return updates;
       },
@@ -181,6 +185,8 @@ export class RecommendationsEngine implements ChunkObserver {
   async #read(store: Store, history: WindowHistory, limit: number, at: bigint | undefined): Promise<RecommendationRecord[]> {
     const live = at === undefined && history.live ? history.recent.newest(limit) : undefined;
     if (live) return live;
+    const held = history.made && madePoints(history.made, ...this.#needed(limit, at));
+    if (held) return held;
     const asOf = at === undefined ? '' : ` AND "timestamp" < ${sqlInteger(at)}`;
     const rows = await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(history.length)}${asOf}` +
@@ -194,6 +200,7 @@ export class RecommendationsEngine implements ChunkObserver {
     from = Math.min(from, Math.max(0, this.#blocks.length - 1));
     const { state, points } = await this.#slide(history, from, this.#blocks.length);
     this.#commit(points.filter((_, i) => !history.done.covers(from + i, from + i + 1)));
+    this.#remember(history, from, points);
     history.done.add(from, this.#blocks.length);
     history.live = state;
     history.recent = new RecentRecords(RECENT, from === 0);
@@ -204,7 +211,14 @@ export class RecommendationsEngine implements ChunkObserver {
   async #fill(history: WindowHistory, from: number, to: number): Promise<void> {
     const { points } = await this.#slide(history, from, to);
     this.#commit(points);
+    this.#remember(history, from, points);
     history.done.add(from, to);
+  }
+
+  /** Keeps the points of blocks from.. in memory while the database has not started; forgets them all once it has. */
+  #remember(history: WindowHistory, from: number, points: readonly RecommendationRecord[]): void {
+    if (this.store()?.started !== false) history.made = undefined;
+    else if (history.made) points.forEach((point, i) => (history.made![from + i] = point));
   }
 
   /**
@@ -238,4 +252,15 @@ export class RecommendationsEngine implements ChunkObserver {
     if (points.length > 0) void this.store()!.appendRecords([{ schema: Recommendation, records: points }], { behind: true });
   }
 
+}
+
+/** The points of blocks [from, end), newest first, or undefined when one is not held. */
+function madePoints(made: readonly (RecommendationRecord | undefined)[], from: number, end: number): RecommendationRecord[] | undefined {
+  const points: RecommendationRecord[] = [];
+  for (let i = end - 1; i >= from; i--) {
+    const point = made[i];
+    if (point === undefined) return undefined;
+    points.push(point);
+  }
+  return points;
 }

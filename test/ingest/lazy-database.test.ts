@@ -75,7 +75,7 @@ describe('no live answer waits for the database', () => {
     }
     await feed(engine, blocks.slice(0, 30));
     // an as-of answer memory does not hold asks the database to start, which never opens: it waits, nothing else does
-    const waiting = engine.call('chain::priorityfee::recommendation', { window: '1m', at: PAST_THE_END });
+    const waiting = engine.call('chain::market::ingestion', { at: PAST_THE_END });
     waiting.catch(() => undefined);
     await feed(engine, blocks.slice(30));
     expect(asked()).toBe(1);
@@ -102,14 +102,17 @@ describe('no live answer waits for the database', () => {
     expect(await answer(engine, 'chain::priorityfee::block', { limit: 1000, at: PAST_THE_END }))
       .toEqual(await answer(stored.engine, 'chain::priorityfee::block', { limit: 1000 }));
     expect(asked()).toBe(0);
-    // and fee windows and the top list: the blocks and transactions are resident, the closed windows all held
-    for (const [method, params] of [['chain::priorityfee::fee', { window: '1m', limit: 1000 }], ['chain::priorityfee::top_txs', { window: '5m', limit: 1000 }]] as const) {
+    // and fee windows, the top list and recommendations: the blocks and transactions are resident, the records all held
+    for (const [method, params] of [
+      ['chain::priorityfee::fee', { window: '1m', limit: 1000 }], ['chain::priorityfee::top_txs', { window: '5m', limit: 1000 }],
+      ['chain::priorityfee::recommendation', { window: '1m', limit: 1000 }],
+    ] as const) {
       expect(await answer(engine, method, { ...params, at: PAST_THE_END }), method).toEqual(await answer(stored.engine, method, params));
     }
     expect(asked()).toBe(0);
-    // recommendation points as of a time are read from the database
-    expect(await answer(engine, 'chain::priorityfee::recommendation', { window: '1m', limit: 1000, at: PAST_THE_END }))
-      .toEqual(await answer(stored.engine, 'chain::priorityfee::recommendation', { window: '1m', limit: 1000 }));
+    // ingestion timings as of a time are read from the database
+    expect(await answer(engine, 'chain::market::ingestion', { limit: 300, at: PAST_THE_END }))
+      .toHaveLength(Math.min(300, blocks.length));
     expect(asked()).toBe(1);
   });
 });
@@ -125,7 +128,7 @@ describe('priority fees as of a time', () => {
     engines.push(fromMemory.engine, fromDatabase.engine);
     // an as-of answer memory cannot give starts the database after the first blocks: memory then keeps the newest 1,000
     await feed(fromDatabase.engine, many.slice(0, 30));
-    await fromDatabase.engine.call('chain::priorityfee::recommendation', { window: '1m', at: encodeTimestamp(times[29]!) });
+    await fromDatabase.engine.call('chain::market::ingestion', { at: encodeTimestamp(times[29]!) });
     expect(fromDatabase.asked()).toBe(1);
     await feed(fromDatabase.engine, many.slice(30));
     await feed(fromMemory.engine, many);
@@ -138,8 +141,12 @@ describe('priority fees as of a time', () => {
         expect(await fromMemory.engine.call('chain::priorityfee::block', params), `${at} ${limit}`)
           .toEqual(await fromDatabase.engine.call('chain::priorityfee::block', params));
       }
-      // fee windows and the top list as of the same times: the newest block before `at` and its window's transactions
-      for (const [method, params] of [['chain::priorityfee::fee', { window: '1m', limit: 20 }], ['chain::priorityfee::fee', { window: '5m', limit: 3 }], ['chain::priorityfee::top_txs', { window: '5m', limit: 100 }]] as const) {
+      // fee windows, the top list and recommendations as of the same times (the second engine's points from its database)
+      for (const [method, params] of [
+        ['chain::priorityfee::fee', { window: '1m', limit: 20 }], ['chain::priorityfee::fee', { window: '5m', limit: 3 }],
+        ['chain::priorityfee::top_txs', { window: '5m', limit: 100 }],
+        ['chain::priorityfee::recommendation', { window: '1m', limit: 7 }], ['chain::priorityfee::recommendation', { window: '5m', limit: 1000 }],
+      ] as const) {
         const query = { ...params, at: encodeTimestamp(at) };
         expect(await fromMemory.engine.call(method, query), `${method} ${at}`).toEqual(await fromDatabase.engine.call(method, query));
       }
