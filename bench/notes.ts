@@ -176,7 +176,10 @@ const ENTRIES: readonly Entry[] = [
           'payers\' text), the pairs\' block series and candles of the whole hour, the trades, the records (DuckDB-WASM is not ' +
           'started: its writes, about 15 MB, are held, and every block fee record kept as JS objects), parquet-wasm\'s heap in the ' +
           'kernel worker, and garbage between collections. With ' +
-          '`retain` the same engine is bounded by the retained span (the long-run family).'
+          '`retain` the same engine is bounded by the retained span (the long-run family). Step 15 (the store\'s records held as ' +
+          'given, not as IPC) raised the load\'s peak by about 200 MiB (2,377 against 2,173 MiB, 3 interleaved pairs of the load ' +
+          'alone) while the serving thread\'s heap and ArrayBuffers did not grow (about 1.6 GiB of external memory before and ' +
+          'after): the growth is outside them (the worker threads\' heaps or the allocator), not found yet.'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
