@@ -65,7 +65,8 @@ export function rowsFromIPC(bytes: Uint8Array): Record<string, unknown>[] {
   return rows;
 }
 
-const ARROW_OF: Record<SqlType, () => DataType> = {
+/** The Arrow type a column of each store type is written as (records and filled-in nulls alike). */
+export const ARROW_OF: Record<SqlType, () => DataType> = {
   UBIGINT: () => new Uint64(),
   UINTEGER: () => new Uint32(),
   UTINYINT: () => new Uint8(),

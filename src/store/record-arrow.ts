@@ -1,28 +1,15 @@
 /**
  * Materialized record rows across the store boundary: records -> an Arrow table for appends, and
- * store rows -> records for answers. Arrow types are derived from the wire types of the schema.
+ * store rows -> records for answers. Arrow types are the store columns' (ddl.ts's WIRE_SQL, ipc.ts's ARROW_OF).
  */
-import {
-  Bool, Float32, Float64, Int64, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType, type Vector,
-} from 'apache-arrow';
+import { Table, vectorFromArray, type Vector } from 'apache-arrow';
 import type { RecordOf, RecordSchema } from '../schema/records.js';
 import type { WireType } from '../schema/wire.js';
+import { WIRE_SQL } from './ddl.js';
+import { ARROW_OF } from './ipc.js';
 
-const ARROW_TYPE: Record<WireType, () => DataType> = {
-  id: () => new Int64(),
-  Utf8: () => new Utf8(),
-  Uint1: () => new Uint8(),
-  Uint4: () => new Uint32(),
-  Uint8: () => new Uint64(),
-  Int8: () => new Int64(),
-  Float4: () => new Float32(),
-  Float8: () => new Float64(),
-  DateTime: () => new Int64(),
-  Duration: () => new Int64(),
-  Boolean: () => new Bool(),
-};
-
-const BIGINT_TYPES = new Set<WireType>(['id', 'Uint8', 'Int8', 'DateTime', 'Duration']);
+/** The wire types stored as 64-bit integers: a record may hold them as numbers (ids), Arrow takes bigints. */
+const isBigint = (wire: WireType): boolean => WIRE_SQL[wire] === 'BIGINT' || WIRE_SQL[wire] === 'UBIGINT';
 
 /** Records as an Arrow table, one column per schema field, in schema order. */
 export function recordsToTable<S extends RecordSchema>(schema: S, records: readonly RecordOf<S>[]): Table {
@@ -30,9 +17,9 @@ export function recordsToTable<S extends RecordSchema>(schema: S, records: reado
   for (const [name, wire] of schema.fields) {
     const values = records.map((r) => {
       const value = (r as Record<string, unknown>)[name];
-      return BIGINT_TYPES.has(wire) && typeof value === 'number' ? BigInt(value) : value;
+      return isBigint(wire) && typeof value === 'number' ? BigInt(value) : value;
     });
-    columns[name] = vectorFromArray(values as never[], ARROW_TYPE[wire]());
+    columns[name] = vectorFromArray(values as never[], ARROW_OF[WIRE_SQL[wire]]());
   }
   return new Table(columns);
 }

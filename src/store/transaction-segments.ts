@@ -303,12 +303,12 @@ export class TransactionSegments {
 
   /** The newest block held with a time before `at` (the newest of all when omitted). */
   newestBefore(at?: bigint): { slot: bigint; timestamp: bigint } | undefined {
-    for (let k = this.#segments.length - 1; k >= 0; k--) {
-      const { columns, times } = this.#segments[k]!;
-      const n = at === undefined ? times.length : lowerBound(times, at);
-      if (n > 0) return { slot: columns.slots[n - 1]!, timestamp: times[n - 1]! };
-    }
-    return undefined;
+    // the last segment whose first block is before `at` holds it (block times never go back)
+    const k = at === undefined ? this.#segments.length - 1 : lowerBoundBy(this.#segments, (s) => s.times[0]!, at) - 1;
+    const segment = this.#segments[k];
+    if (!segment) return undefined;
+    const n = at === undefined ? segment.times.length : lowerBound(segment.times, at);
+    return { slot: segment.columns.slots[n - 1]!, timestamp: segment.times[n - 1]! };
   }
 
   /** The first slot held whose block time is `time` or later (block times never go back), if any. */

@@ -141,7 +141,10 @@ describe('priority fees as of a time', () => {
         expect(await fromMemory.engine.call('chain::priorityfee::block', params), `${at} ${limit}`)
           .toEqual(await fromDatabase.engine.call('chain::priorityfee::block', params));
       }
-      // fee windows, the top list and recommendations as of the same times (the second engine's points from its database)
+      // fee windows, the top list and recommendations as of the same times. The second engine's recommendation points come
+      // from its database; its fee windows and top list from memory too (fewer than 1,000 closed windows, resident
+      // transactions), so for those this shows the database is never asked: their values are checked against an
+      // oracle of the test's own rows in test/store/retention.test.ts (expectedAsOf)
       for (const [method, params] of [
         ['chain::priorityfee::fee', { window: '1m', limit: 20 }], ['chain::priorityfee::fee', { window: '5m', limit: 3 }],
         ['chain::priorityfee::top_txs', { window: '5m', limit: 100 }],
