@@ -64,11 +64,6 @@ export class SampleBuffer {
     };
   }
 
-  /** Forgets every sample (a new window begins); keeps the capacity. */
-  clear(): void {
-    this.length = 0;
-  }
-
   #reserve(capacity: number): void {
     if (capacity <= this.price.length) return;
     const size = Math.max(capacity, this.price.length * 2);

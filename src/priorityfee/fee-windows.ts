@@ -7,7 +7,11 @@
  * hour and every smaller current window is a suffix of it. A window is computed once, when the
  * next one begins, and committed to the store (window_fees), the newest closed windows kept in
  * memory too (every one until the store starts its database); the window in progress is computed
- * on demand from memory, exact at every moment. An as-of query inside an older window recomputes
+ * on demand from memory, exact at every moment. A chunk's prepare advances the open windows while
+ * queries may run between its stages, so a query reads the windows as the last apply published
+ * them (a copy of their counters and a view of their samples), never a block not yet published;
+ * the hour's buffer is replaced, not overwritten, when the hour rolls over, so a published view
+ * stays whole until the next apply. An as-of query inside an older window recomputes
  * that window's part up to the as-of block from the resident transactions, with the same code, and
  * reads the closed windows before it from memory when it holds them.
  */
@@ -54,6 +58,11 @@ interface OpenWindow {
   lastTimestamp: bigint;
 }
 
+/** An open window as the last apply published it: its samples are a view fixed then. */
+interface PublishedWindow extends Readonly<OpenWindow> {
+  samples: FeeSamples;
+}
+
 /** Builds the record of one window from its samples (statistics by the kernel worker) and counters. */
 export async function windowFeesRecord(
   kernels: KernelClient, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, samples: FeeSamples,
@@ -89,8 +98,12 @@ function windowFeesRecordOf(
 const windowOf = (record: WindowFeesRecord): string => FEE_WINDOWS.find((w) => windowNanos(w) === record.window_duration)!;
 
 export class FeeWindowsEngine implements ChunkObserver {
-  readonly #buffer = new SampleBuffer();
+  /** The current hour's samples; replaced when the hour rolls over, since published views read the old one. */
+  #buffer = new SampleBuffer();
+  /** The windows in progress, advanced by prepare. */
   readonly #open = new Map<string, OpenWindow>();
+  /** The windows in progress as queries see them: as of the last apply. */
+  #published = new Map<string, PublishedWindow>();
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
   /** The newest closed windows, per window. */
   readonly #closed = new Map<string, RecentRecords<WindowFeesRecord>>(FEE_WINDOWS.map((w) => [w, new RecentRecords(RECENT)]));
@@ -130,9 +143,13 @@ export class FeeWindowsEngine implements ChunkObserver {
       }
       updates.push({ method: METHOD, slot, timestamp: time, records });
     }
+    const published = new Map([...this.#open].map(([window, open]): [string, PublishedWindow] => [
+      window, { ...open, counters: { ...open.counters }, samples: this.#buffer.view(open.offset) },
+    ]));
     return {
       records: closed.length ? [{ schema: WindowFees, records: closed }] : [],
       apply: () => {
+        this.#published = published;
         this.#newestSlot = columns.slots.at(-1);
         const keepAll = this.store()?.started === false;
         for (const record of closed) this.#closed.get(windowOf(record))!.push([record], keepAll);
@@ -150,7 +167,7 @@ export class FeeWindowsEngine implements ChunkObserver {
         this.#open.delete(window);
       }
     }
-    if (this.#open.size === 0) this.#buffer.clear(); // the longest window rolled over too
+    if (this.#open.size === 0) this.#buffer = new SampleBuffer(); // the longest window rolled over too
     for (const window of FEE_WINDOWS) {
       if (!this.#open.has(window)) {
         this.#open.set(window, {
@@ -179,21 +196,19 @@ export class FeeWindowsEngine implements ChunkObserver {
     return windowFeesRecordOf(streamed.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
-  async #record(window: string, open: OpenWindow): Promise<WindowFeesRecord> {
-    const samples = this.#buffer.view(open.offset);
+  async #record(window: string, open: Readonly<OpenWindow>, samples = this.#buffer.view(open.offset)): Promise<WindowFeesRecord> {
     return windowFeesRecord(await this.kernels(), window, open.start, open.counters, open.lastTimestamp, samples, this.minSamples());
   }
 
-  /** The window in progress, computed at most once per block. */
+  /** The published window in progress, computed at most once per block. */
   async #inProgress(window: string): Promise<WindowFeesRecord | undefined> {
-    const open = this.#open.get(window);
+    const open = this.#published.get(window);
     if (!open) return undefined;
     const cached = this.#cache.get(window);
     if (cached?.slot === open.lastSlot) return cached.record;
-    const slot = open.lastSlot;
-    const record = await this.#record(window, open);
-    if (this.#open.get(window)?.lastSlot !== slot) return record; // a block arrived meanwhile: do not cache
-    this.#cache.set(window, { slot, record });
+    const record = await this.#record(window, open, open.samples);
+    if (this.#published.get(window) !== open) return record; // a chunk was published meanwhile: do not cache
+    this.#cache.set(window, { slot: open.lastSlot, record });
     return record;
   }
 

@@ -1,7 +1,8 @@
 /**
  * Eight readers (local object, local text, MessagePort object and text) query while blocks are
  * ingested one call at a time. Whatever moment a reader catches, it sees whole blocks only, a
- * record's id never changes, and the methods of one batch agree on the newest block.
+ * record's id never changes, and the methods of one batch agree on the newest block (the fee window
+ * in progress too: its newest block and its transactions are the published blocks').
  */
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,7 @@ const BATCH = [
   { jsonrpc: '2.0', id: 1, method: 'chain::priorityfee::block', params: { limit: 100 } },
   { jsonrpc: '2.0', id: 2, method: 'chain::market::ingestion', params: { limit: 1 } },
   { jsonrpc: '2.0', id: 3, method: 'chain::market::trades', params: { limit: 1000 } },
+  { jsonrpc: '2.0', id: 4, method: 'chain::priorityfee::fee', params: { window: '1m', limit: 1 } },
 ];
 
 interface Seen {
@@ -38,7 +40,8 @@ function check(reply: ResponseEntry[], ids: Map<string, string>, seen: Seen): vo
   const fees = result(1);
   const timings = result(2);
   const trades = result(3);
-  if (!fees || !timings || !trades) return void seen.violations.push(`an error: ${JSON.stringify(reply).slice(0, 200)}`);
+  const feeWindows = result(4);
+  if (!fees || !timings || !trades || !feeWindows) return void seen.violations.push(`an error: ${JSON.stringify(reply).slice(0, 200)}`);
   for (const f of fees) {
     if (Number(f.total_tx_count) !== txCount.get(f.slot!)) seen.violations.push(`slot ${f.slot}: ${f.total_tx_count} of ${txCount.get(f.slot!)} transactions`);
     const known = ids.get(`fee ${f.slot}`);
@@ -52,6 +55,15 @@ function check(reply: ResponseEntry[], ids: Map<string, string>, seen: Seen): vo
   }
   const newest = [fees[0]?.slot, timings[0]?.slot];
   if (newest[0] !== newest[1]) seen.violations.push(`newest slot: priorityfee::block ${newest[0]}, ingestion ${newest[1]}`);
+  // the window in progress: as of the newest published block, over the published blocks since its start
+  const feeWindow = feeWindows[0];
+  if (!feeWindow) return void (fees.length && seen.violations.push(`no fee window, ${fees.length} blocks`));
+  if (feeWindow.timestamp !== fees[0]?.timestamp) seen.violations.push(`fee window as of ${feeWindow.timestamp}, newest block ${fees[0]?.timestamp}`);
+  const since = Date.parse(feeWindow.window_start!);
+  const inWindow = fees.filter((f) => Date.parse(f.timestamp!) >= since).reduce((n, f) => n + Number(f.total_tx_count), 0);
+  if (fees.length < 100 && Number(feeWindow.total_tx_count) !== inWindow) {
+    seen.violations.push(`fee window ${feeWindow.window_start}: ${feeWindow.total_tx_count} transactions, its published blocks ${inWindow}`);
+  }
 }
 
 describe('concurrent readers during ingest', () => {
