@@ -11,6 +11,7 @@ const MODULES = [
   { name: 'market', entry: 'assembly/market/index.ts' },
   { name: 'fees', entry: 'assembly/fees/index.ts' },
   { name: 'accounts', entry: 'assembly/accounts/index.ts' },
+  { name: 'keys', entry: 'assembly/keys/index.ts' },
 ];
 
 const root = new URL('../', import.meta.url);

@@ -1,154 +1,117 @@
 /**
  * A dictionary of account keys: each distinct base58 key gets a dense id, so that a transaction's
  * accounts are kept as a span of u32 ids rather than a string each. Keys are interned straight from
- * the UTF-8 bytes of an Arrow column (no JS string per occurrence): an open-addressing table over a
- * byte arena, FNV-1a hashed.
+ * the UTF-8 bytes of an Arrow column (no JS string per occurrence), a batch at a time, by the keys
+ * kernel (assembly/keys: an open-addressing table over a byte arena in its own WebAssembly
+ * memory, keys compared and hashed 8 bytes at a time). Interning a load's keys was the serving
+ * thread's largest cost as JavaScript, whose byte-at-a-time loads cost as much as the table's
+ * cache misses.
  *
  * A dictionary only grows. The resident segments share one; when retention has left most of its
  * keys unused they move to a compacted copy with new id arrays (transaction-segments.ts), so ids
- * never change under a segment or a query that holds them.
+ * never change under a segment or a query that holds them. Each dictionary is an instance of the
+ * module (one compiled module, an instance and its memory per dictionary), freed with it.
  */
+import { checkStatus } from '../kernels/instance.js';
+import { wasmBytes } from '../kernels/keys.wasm.generated.js';
 
-const EMPTY = -1;
-const encoder = new TextEncoder();
-
-/**
- * FNV-1a over the length and at most HASHED bytes from the middle of a key: base58 text of random
- * 32 bytes, whose middle is as random as it gets (vanity keys share their start or end: "So111...",
- * "...pump"). Equal hashes are told apart by comparing every byte.
- */
-const HASHED = 16;
-function hashBytes(bytes: Uint8Array, from: number, to: number): number {
-  let h = Math.imul(0x811c9dc5 ^ (to - from), 0x01000193);
-  const start = to - from > HASHED + 8 ? from + 8 : from;
-  const end = Math.min(to, start + HASHED);
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return (h ^ (h >>> 15)) >>> 0;
+/** The raw exports of build/keys.wasm. */
+interface KeyKernelExports {
+  readonly memory: WebAssembly.Memory;
+  reserve(bytes: number, keys: number): number;
+  lookup(keys: number, add: number): number;
+  bytesPtr(): number;
+  offsetsPtr(): number;
+  idsPtr(): number;
+  startsPtr(): number;
+  arenaPtr(): number;
+  keyCount(): number;
+  heldBytes(): number;
 }
 
-/** Ints per slot of the table: id, the key's start in the arena, its length, its hash. */
-const SLOT = 4;
+/** Keys interned per kernel call: about a quarter millisecond of work (a slice of the serving thread's ingest). */
+export const KEY_BATCH = 2048;
+/** What `find` answers for a key the dictionary has never seen, as an id. */
+const NO_ID = 0xffff_ffff;
+
+let compiled: WebAssembly.Module | undefined;
+const encoder = new TextEncoder();
 
 export class AccountKeys {
-  /** Key bytes, one key after another; key `id` is arena[starts[id]..starts[id + 1]). */
-  #arena = new Uint8Array(1 << 16);
-  /** The arena read 32 bits at a time (comparing a key reads 11 words of it, not 44 bytes). */
-  #arenaWords = new DataView(this.#arena.buffer);
-  #starts = new Uint32Array(1 << 12);
-  #size = 0;
-  /**
-   * Open addressing, at most half full: per slot the id (EMPTY where free) and, beside it, where its
-   * bytes are, their length and the hash, so that a probe reads one line of the table and the key's
-   * bytes only when the hashes agree.
-   */
-  #slots = AccountKeys.#table(1 << 12);
-
-  static #table(slots: number): Int32Array {
-    const table = new Int32Array(slots * SLOT);
-    for (let i = 0; i < table.length; i += SLOT) table[i] = EMPTY;
-    return table;
-  }
+  readonly #k = new WebAssembly.Instance((compiled ??= new WebAssembly.Module(wasmBytes())), {}).exports as unknown as KeyKernelExports;
 
   /** Distinct keys held. */
   get size(): number {
-    return this.#size;
+    return this.#k.keyCount();
   }
 
-  /** Bytes held (arena, offsets and table): what the dictionary costs. */
+  /** Bytes held (table, offsets and arena): what the dictionary costs. */
   get bytes(): number {
-    return this.#arena.byteLength + this.#starts.byteLength + this.#slots.byteLength;
+    return this.#k.heldBytes();
   }
 
-  /** The id of the key in bytes [from, to), added if new. */
-  intern(bytes: Uint8Array, from: number, to: number): number {
-    const hash = hashBytes(bytes, from, to) | 0;
-    const slot = this.#probe(bytes, from, to, hash);
-    const found = this.#slots[slot * SLOT]!;
-    if (found !== EMPTY) return found;
-    const id = this.#append(bytes, from, to);
-    this.#place(this.#slots, slot, id, hash);
-    if (this.#size * 2 > this.#slots.length / SLOT) this.#rehash();
-    return id;
+  /**
+   * Interns keys from..to of a string column (its value bytes and offsets; at most KEY_BATCH
+   * keys) into `out` from `at`: each key's id, added if new.
+   */
+  internBatch(bytes: Uint8Array, offsets: Int32Array, from: number, to: number, out: Uint32Array, at: number): void {
+    this.#lookup(bytes, offsets, from, to, true);
+    out.set(new Uint32Array(this.#k.memory.buffer, this.#k.idsPtr(), to - from), at);
+  }
+
+  /** The ids of keys from..to of a string column, added if new, KEY_BATCH at a time. */
+  intern(bytes: Uint8Array, offsets: Int32Array, from = 0, to = offsets.length - 1): Uint32Array {
+    const out = new Uint32Array(to - from);
+    for (let at = from; at < to; at += KEY_BATCH) this.internBatch(bytes, offsets, at, Math.min(to, at + KEY_BATCH), out, at - from);
+    return out;
   }
 
   /** The id of `key`, or undefined when the dictionary has never seen it. */
   find(key: string): number | undefined {
     const bytes = encoder.encode(key);
-    const id = this.#slots[this.#probe(bytes, 0, bytes.length, hashBytes(bytes, 0, bytes.length) | 0) * SLOT]!;
-    return id === EMPTY ? undefined : id;
+    this.#lookup(bytes, Int32Array.of(0, bytes.length), 0, 1, false);
+    const id = new Uint32Array(this.#k.memory.buffer, this.#k.idsPtr(), 1)[0]!;
+    return id === NO_ID ? undefined : id;
   }
 
-  /** The slot holding the key in bytes [from, to), or the free slot where it would go. */
-  #probe(bytes: Uint8Array, from: number, to: number, hash: number): number {
-    const slots = this.#slots;
-    const mask = slots.length / SLOT - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const at = slot * SLOT;
-      if (slots[at] === EMPTY || (slots[at + 3] === hash && this.#equals(slots[at + 1]!, slots[at + 2]!, bytes, from, to))) return slot;
+  /** The ids here of keys `ids` of `other`, added if new (their bytes copied, no string made). */
+  internFrom(other: AccountKeys, ids: Uint32Array): Uint32Array {
+    const out = new Uint32Array(ids.length);
+    const { starts, arena } = other.#held();
+    for (let at = 0; at < ids.length; at += KEY_BATCH) {
+      const batch = ids.subarray(at, at + KEY_BATCH);
+      const offsets = new Int32Array(batch.length + 1);
+      batch.forEach((id, j) => (offsets[j + 1] = offsets[j]! + starts[id + 1]! - starts[id]!));
+      const bytes = new Uint8Array(offsets[batch.length]!);
+      batch.forEach((id, j) => bytes.set(arena.subarray(starts[id]!, starts[id + 1]!), offsets[j]!));
+      this.internBatch(bytes, offsets, 0, batch.length, out, at);
     }
-  }
-
-  /** The id here of key `id` of `other`, added if new (bytes copied, no string made). */
-  internFrom(other: AccountKeys, id: number): number {
-    return this.intern(other.#arena, other.#starts[id]!, other.#starts[id + 1]!);
+    return out;
   }
 
   /** The key of `id`. */
   keyOf(id: number): string {
-    let text = '';
-    for (let i = this.#starts[id]!; i < this.#starts[id + 1]!; i++) text += String.fromCharCode(this.#arena[i]!);
-    return text;
+    const { starts, arena } = this.#held();
+    return String.fromCharCode(...arena.subarray(starts[id]!, starts[id + 1]!));
   }
 
-  #equals(start: number, length: number, bytes: Uint8Array, from: number, to: number): boolean {
-    if (length !== to - from) return false;
-    // the input's words are assembled from its bytes: a view of them kept between calls would keep its whole buffer alive
-    const arena = this.#arenaWords;
-    let i = 0;
-    for (let k = from; i + 4 <= length; i += 4, k += 4) {
-      if (arena.getUint32(start + i, true) !== ((bytes[k]! | (bytes[k + 1]! << 8) | (bytes[k + 2]! << 16) | (bytes[k + 3]! << 24)) >>> 0)) return false;
-    }
-    for (; i < length; i++) if (this.#arena[start + i] !== bytes[from + i]) return false;
-    return true;
+  /** Views of the keys held: key id is arena[starts[id]..starts[id + 1]) (valid until a call that may grow the memory). */
+  #held(): { starts: Uint32Array; arena: Uint8Array } {
+    const k = this.#k;
+    const starts = new Uint32Array(k.memory.buffer, k.startsPtr(), k.keyCount() + 1);
+    return { starts, arena: new Uint8Array(k.memory.buffer, k.arenaPtr(), starts[k.keyCount()]!) };
   }
 
-  /** Fills table slot `slot` with key `id`. */
-  #place(slots: Int32Array, slot: number, id: number, hash: number): void {
-    const at = slot * SLOT;
-    slots[at] = id;
-    slots[at + 1] = this.#starts[id]!;
-    slots[at + 2] = this.#starts[id + 1]! - this.#starts[id]!;
-    slots[at + 3] = hash;
-  }
-
-  #append(bytes: Uint8Array, from: number, to: number): number {
-    const id = this.#size++;
-    if (this.#size + 1 > this.#starts.length) {
-      const starts = new Uint32Array(this.#starts.length * 2);
-      starts.set(this.#starts);
-      this.#starts = starts;
-    }
-    const at = this.#starts[id]!;
-    if (at + (to - from) > this.#arena.length) {
-      const arena = new Uint8Array(Math.max(this.#arena.length * 2, at + (to - from)));
-      arena.set(this.#arena);
-      this.#arena = arena;
-      this.#arenaWords = new DataView(arena.buffer);
-    }
-    this.#arena.set(bytes.subarray(from, to), at);
-    this.#starts[id + 1] = at + (to - from);
-    return id;
-  }
-
-  #rehash(): void {
-    const slots = AccountKeys.#table((this.#slots.length / SLOT) * 2);
-    const mask = slots.length / SLOT - 1;
-    for (let id = 0; id < this.#size; id++) {
-      const hash = hashBytes(this.#arena, this.#starts[id]!, this.#starts[id + 1]!) | 0;
-      let slot = hash & mask;
-      while (slots[slot * SLOT] !== EMPTY) slot = (slot + 1) & mask;
-      this.#place(slots, slot, id, hash);
-    }
-    this.#slots = slots;
+  /** Copies keys from..to of a string column into the kernel's input and looks them up (`add`: adding new ones). */
+  #lookup(bytes: Uint8Array, offsets: Int32Array, from: number, to: number, add: boolean): void {
+    const k = this.#k;
+    const first = offsets[from]!;
+    const last = offsets[to]!;
+    checkStatus('keys.reserve', k.reserve(last - first, to - from));
+    const { buffer } = k.memory;
+    new Uint8Array(buffer, k.bytesPtr(), last - first).set(bytes.subarray(first, last));
+    const input = new Uint32Array(buffer, k.offsetsPtr(), to - from + 1);
+    for (let j = from; j <= to; j++) input[j - from] = offsets[j]! - first;
+    checkStatus('keys.lookup', k.lookup(to - from, add ? 1 : 0));
   }
 }

@@ -14,7 +14,7 @@
 import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
-import { AccountKeys } from './account-keys.js';
+import { AccountKeys, KEY_BATCH } from './account-keys.js';
 import { runToEnd, type Steps } from '../platform/event-loop.js';
 
 /**
@@ -130,49 +130,54 @@ export function* residentSteps(
   };
 }
 
-/** The key lists of `order`'s rows as spans of ids in `keys` (interned from the UTF-8 bytes). */
+/** The key lists of `order`'s rows as spans of ids in `keys` (interned from the UTF-8 bytes, a kernel batch at a time). */
 function* accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, keys: AccountKeys): Steps<AccountSpans> {
   const offsets = new Uint32Array(order.length + 1);
   if (!vector || vector.nullCount === vector.length) return { keys, offsets, ids: new Uint32Array(0) };
-  const chunks = vector.data;
-  const starts = new Uint32Array(chunks.length + 1);
+  // each data chunk's keys interned in their order, then taken row by row in `order`
+  const chunks: { data: Data<List<Utf8>>; ids: Uint32Array }[] = [];
+  const starts = new Uint32Array(vector.data.length + 1);
   let total = 0;
-  chunks.forEach((data, k) => {
+  for (const [k, data] of vector.data.entries()) {
     starts[k + 1] = starts[k]! + data.length;
     const lists = data.valueOffsets as Int32Array;
-    total += lists[data.length]! - lists[0]!;
-  });
+    const child = data.children[0]!;
+    const bytes = child.values as Uint8Array;
+    const keyOffsets = child.valueOffsets as Int32Array;
+    const first = lists[0]!;
+    const ids = new Uint32Array(lists[data.length]! - first);
+    for (let at = first; at < lists[data.length]!; at += KEY_BATCH) {
+      keys.internBatch(bytes, keyOffsets, at, Math.min(lists[data.length]!, at + KEY_BATCH), ids, at - first);
+      yield;
+    }
+    chunks.push({ data, ids });
+    total += ids.length;
+  }
   const ids = new Uint32Array(total);
   let at = 0;
   let k = 0; // the chunk of the previous row: rows come in order unless the input was not sorted
   for (let i = 0; i < order.length; i++) {
     const row = order[i]!;
     if (row < starts[k]! || row >= starts[k + 1]!) k = lowerBound(starts, row + 1) - 1;
-    const data = chunks[k]!;
+    const { data, ids: interned } = chunks[k]!;
     const local = row - starts[k]!;
     if (data.nullCount === 0 || data.getValid(local)) {
       const lists = data.valueOffsets as Int32Array;
-      const child = data.children[0]!;
-      const keyOffsets = child.valueOffsets as Int32Array;
-      const bytes = child.values as Uint8Array;
-      for (let j = lists[local]!; j < lists[local + 1]!; j++) ids[at++] = keys.intern(bytes, keyOffsets[j]!, keyOffsets[j + 1]!);
+      ids.set(interned.subarray(lists[local]! - lists[0]!, lists[local + 1]! - lists[0]!), at);
+      at += lists[local + 1]! - lists[local]!;
     }
     offsets[i + 1] = at;
-    if ((i & 127) === 127) yield;
   }
-  return { keys, offsets, ids };
+  return { keys, offsets, ids: at === total ? ids : ids.slice(0, at) };
 }
 
 /** The spans with their ids in `keys` (a commit interned before the store compacted its dictionary). */
 function adoptAccounts(spans: AccountSpans, keys: AccountKeys): AccountSpans {
   if (spans.keys === keys) return spans;
-  const translate = new Int32Array(spans.keys.size).fill(-1);
-  const ids = new Uint32Array(spans.ids.length);
-  for (let j = 0; j < ids.length; j++) {
-    const id = spans.ids[j]!;
-    ids[j] = translate[id]! >= 0 ? translate[id]! : (translate[id] = keys.internFrom(spans.keys, id));
-  }
-  return { keys, offsets: spans.offsets, ids };
+  const used = [...new Set(spans.ids)];
+  const moved = keys.internFrom(spans.keys, Uint32Array.from(used));
+  const translate = new Map(used.map((id, j) => [id, moved[j]!]));
+  return { keys, offsets: spans.offsets, ids: spans.ids.map((id) => translate.get(id)!) };
 }
 
 /** Transactions held (rows). */
@@ -367,8 +372,10 @@ export class TransactionSegments {
     for (const { accounts } of this.#segments) for (const id of accounts.ids) if (!used[id]) used[id] = 1, count++;
     if (count * 2 > keys.size) return;
     const compacted = new AccountKeys();
+    const kept = new Uint32Array(count);
+    for (let id = 0, j = 0; id < keys.size; id++) if (used[id]) kept[j++] = id;
     const translate = new Uint32Array(keys.size);
-    for (let id = 0; id < keys.size; id++) if (used[id]) translate[id] = compacted.internFrom(keys, id);
+    compacted.internFrom(keys, kept).forEach((id, j) => (translate[kept[j]!] = id));
     this.#keys = compacted;
     this.#segments = this.#segments.map((s) => ({
       ...s, accounts: { keys: compacted, offsets: s.accounts.offsets, ids: s.accounts.ids.map((id) => translate[id]!) },
