@@ -12,6 +12,7 @@ const MODULES = [
   { name: 'fees', entry: 'assembly/fees/index.ts' },
   { name: 'accounts', entry: 'assembly/accounts/index.ts' },
   { name: 'keys', entry: 'assembly/keys/index.ts' },
+  { name: 'base58', entry: 'assembly/base58/index.ts' },
 ];
 
 const root = new URL('../', import.meta.url);

@@ -1,7 +1,8 @@
 /**
  * Base58 (Bitcoin alphabet): the text form of Solana public keys, signatures and `json` instruction
  * data. One module for the whole project: a fast encoder (the generator makes millions of keys), a
- * decoder, and an allocation-free public-key check (the ingest hot path).
+ * decoder, and an allocation-free public-key check of a string (the check of a whole column of
+ * UTF-8 bytes, the ingest hot path, is a kernel: src/kernels/public-keys.ts).
  */
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -11,9 +12,6 @@ for (let i = 0; i < ALPHABET.length; i++) INDEX[ALPHABET.charCodeAt(i)] = i;
 // The encoder holds the number as 24-bit limbs and divides by 58^4 per pass, so every step stays an
 // exact f64 integer (remainder x 2^24 + limb < 2^48): a 64-byte signature takes ~22 passes, not ~88.
 const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
-/** 1 for every byte that is not a base58 digit. */
-const NOT_DIGIT = new Uint8Array(256).fill(1);
-for (const code of CODES) NOT_DIGIT[code] = 0;
 const LIMB = 16777216; // 2^24
 const GROUP = 58 * 58 * 58 * 58;
 
@@ -129,78 +127,4 @@ export function isPublicKey(text: unknown): text is string {
   }
   const bytes = used === 0 ? 0 : used * 2 - (keyLimbs[used - 1] < 256 ? 1 : 0);
   return zeros + bytes === 32;
-}
-
-/** Base58 digits (as bytes) of the smallest and largest m-byte numbers, m = 1..32: 256^(m-1) and 256^m - 1. */
-const KEY_BOUNDS: { low: Uint8Array; high: Uint8Array }[] = [];
-for (let m = 1; m <= 32; m++) {
-  const low = new Uint8Array(m);
-  low[0] = 1;
-  const digits = (bytes: Uint8Array) => Uint8Array.from(encodeBase58(bytes), (c) => c.charCodeAt(0));
-  KEY_BOUNDS[m] = { low: digits(low), high: digits(new Uint8Array(m).fill(255)) };
-}
-
-/** Compares digits bytes[start, end) with `bound` as numbers: by length, then digit by digit (the alphabet is in ASCII order). */
-function compareDigits(bytes: Uint8Array, start: number, end: number, bound: Uint8Array): number {
-  const length = end - start;
-  if (length !== bound.length) return length - bound.length;
-  for (let i = 0; i < length; i++) {
-    const d = bytes[start + i]! - bound[i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/**
- * `isPublicKey` over UTF-8 bytes (an Arrow string column's values between two offsets), without
- * decoding: after its k leading '1's (zero bytes) the text must be a number of exactly 32 - k bytes,
- * which in base58 digits is a range [256^(31-k), 256^(32-k) - 1] compared by length and then digit
- * by digit. Accepts exactly the strings isPublicKey accepts.
- */
-export function isPublicKeyUtf8(bytes: Uint8Array, start: number, end: number): boolean {
-  return allDigits(bytes, start, end) && keyDigitsInRange(bytes, start, end);
-}
-
-/**
- * `isPublicKeyUtf8` of values from..to of an Arrow string column (its value bytes and offsets),
- * skipping those `skip` names (nulls): the digits are checked in one pass over all the bytes the
- * values span, a table lookup a byte without a branch, then each value's length and range. A
- * skipped value's bytes are checked too (a null's are normally none).
- */
-export function allPublicKeysUtf8(
-  bytes: Uint8Array, offsets: Int32Array, from: number, to: number, skip?: (i: number) => boolean,
-): boolean {
-  if (!allDigits(bytes, offsets[from]!, offsets[to]!)) return false;
-  for (let i = from; i < to; i++) if (!skip?.(i) && !keyDigitsInRange(bytes, offsets[i]!, offsets[i + 1]!)) return false;
-  return true;
-}
-
-/** Whether bytes[start, end) are all base58 digits; four lanes so that the lookups do not wait on each other. */
-function allDigits(bytes: Uint8Array, start: number, end: number): boolean {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
-  let i = start;
-  for (; i + 4 <= end; i += 4) {
-    a |= NOT_DIGIT[bytes[i]!]!;
-    b |= NOT_DIGIT[bytes[i + 1]!]!;
-    c |= NOT_DIGIT[bytes[i + 2]!]!;
-    d |= NOT_DIGIT[bytes[i + 3]!]!;
-  }
-  for (; i < end; i++) a |= NOT_DIGIT[bytes[i]!]!;
-  return (a | b | c | d) === 0;
-}
-
-/** For base58 digits bytes[start, end): whether they are a public key (its length, then its range after the leading '1's). */
-function keyDigitsInRange(bytes: Uint8Array, start: number, end: number): boolean {
-  const length = end - start;
-  if (length < 32 || length > 44) return false;
-  let digits = start;
-  while (digits < end && bytes[digits] === 49) digits++;
-  const m = 32 - (digits - start); // bytes the number after the leading zeros must take
-  if (m < 0) return false;
-  if (m === 0) return digits === end;
-  const { low, high } = KEY_BOUNDS[m]!;
-  return compareDigits(bytes, digits, end, low) >= 0 && compareDigits(bytes, digits, end, high) <= 0;
 }

@@ -6,7 +6,7 @@
  */
 import { Field, makeData, RecordBatch, Schema, Struct, type Data, type DataType } from 'apache-arrow';
 import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
-import { allPublicKeysUtf8 } from '../../schema/base58.js';
+import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
 import { holdsNulls, MAX_TRANSACTION_KEYS, TABLES, type Column, type TableName } from '../../schema/tables.js';
 import { TABLE_RULES, type ColumnRule } from '../validate.js';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isPublicKey as isBase58PublicKey } from '../../../src/schema/base58.js';
 import { rowsToTable } from '../../../src/ingest/arrow.js';
 import { InvalidValue, normalizeValue, validateRows } from '../../../src/ingest/validate.js';
-import { allPublicKeysUtf8, decodeBase58, encodeBase58, isPublicKeyUtf8 } from '../../../src/schema/base58.js';
+import { allPublicKeysUtf8, isPublicKeyUtf8 } from '../../../src/kernels/public-keys.js';
+import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
 import { makeRows, MAX_U64, prng } from './fixtures.js';
 
 const invalid = (kind: Parameters<typeof normalizeValue>[0], value: unknown) => {
@@ -107,6 +108,27 @@ describe('isBase58PublicKey and isPublicKeyUtf8 agree with decodeBase58(text).le
     const bytes = utf8.encode(`${key}0`);
     expect(allPublicKeysUtf8(bytes, Int32Array.from([0, key.length, key.length + 1]), 0, 2, (i) => i === 1)).toBe(false);
     expect(allPublicKeysUtf8(bytes, Int32Array.from([0, key.length, key.length + 1]), 0, 1)).toBe(true);
+  });
+
+  it('over a column longer than one kernel call, a bad byte at any of 16 lanes and a bad key past the first call found', () => {
+    const utf8 = new TextEncoder();
+    const keys = Array.from({ length: 70_000 }, (_, i) => encodeBase58(Uint8Array.from({ length: 32 }, (_, j) => (i * 31 + j * 7) & 255)));
+    const column = (values: string[]) => {
+      const offsets = new Int32Array(values.length + 1);
+      values.forEach((text, i) => (offsets[i + 1] = offsets[i]! + text.length));
+      return { bytes: utf8.encode(values.join('')), offsets };
+    };
+    const all = column(keys);
+    expect(allPublicKeysUtf8(all.bytes, all.offsets, 0, keys.length)).toBe(true);
+    for (let lane = 0; lane < 16; lane++) {
+      const bad = all.bytes.slice();
+      bad[all.offsets[100]! + lane] = '0'.charCodeAt(0);
+      expect(allPublicKeysUtf8(bad, all.offsets, 0, keys.length)).toBe(false);
+      expect(allPublicKeysUtf8(bad, all.offsets, 101, keys.length)).toBe(true); // the bad byte is not in the values checked
+    }
+    const tooShort = column([...keys.slice(0, 69_000), keys[5]!.slice(0, 31)]);
+    expect(allPublicKeysUtf8(tooShort.bytes, tooShort.offsets, 0, 69_001)).toBe(false);
+    expect(allPublicKeysUtf8(tooShort.bytes, tooShort.offsets, 0, 69_001, (i) => i === 69_000)).toBe(true);
   });
 });
 
