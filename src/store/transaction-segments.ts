@@ -163,8 +163,7 @@ function* accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, ke
     const local = row - starts[k]!;
     if (data.nullCount === 0 || data.getValid(local)) {
       const lists = data.valueOffsets as Int32Array;
-      ids.set(interned.subarray(lists[local]! - lists[0]!, lists[local + 1]! - lists[0]!), at);
-      at += lists[local + 1]! - lists[local]!;
+      for (let j = lists[local]! - lists[0]!, end = lists[local + 1]! - lists[0]!; j < end; j++) ids[at++] = interned[j]!;
     }
     offsets[i + 1] = at;
   }
