@@ -6,6 +6,7 @@
  */
 import type { BlockStats } from './solana/index.js';
 import type { FileBatch } from './files/reader.js';
+import { sameU64, wordsOf } from '../schema/u64-words.js';
 
 /** Blocks listed by name in one warning; the rest are counted. */
 const LISTED = 10;
@@ -26,11 +27,12 @@ export class IncompleteBlocks {
     for (const batch of batches) {
       const slots = batch.rows.getChild('slot')?.toArray() as BigUint64Array | undefined;
       if (slots && slots.length > 0) {
-        let last: bigint | undefined;
+        // a BigInt made per run of equal slots (a block), not per row
+        const words = wordsOf(slots);
         let max = this.#lastSlot.get(batch.source) ?? 0n;
-        for (const slot of slots) {
-          if (slot === last) continue;
-          last = slot;
+        for (let i = 0; i < slots.length; i++) {
+          if (i > 0 && sameU64(words, i, i - 1)) continue;
+          const slot = slots[i]!;
           this.#kept.add(slot);
           if (slot > max) max = slot;
         }

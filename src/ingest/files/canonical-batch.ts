@@ -9,6 +9,7 @@ import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
 import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
 import { holdsNulls, MAX_TRANSACTION_KEYS, TABLES, type Column, type TableName } from '../../schema/tables.js';
 import { TABLE_RULES, type ColumnRule } from '../validate.js';
+import { HIGH, LOW, wordsOf } from '../../schema/u64-words.js';
 
 /** Whether the input column has exactly the canonical type (an `ns` column: Int64 marked as nanoseconds). */
 function canonicalType(column: Column, field: Field): boolean {
@@ -33,11 +34,13 @@ function allKeyLists(data: Data): boolean {
   return allPublicKeysUtf8(child.values as Uint8Array, child.valueOffsets as Int32Array, from, to);
 }
 
-/** Every non-null value of a fixed-width column holds the rule. */
+/** Every non-null value of a u64 column holds the rule (read as 32-bit words: no BigInt per row). */
 function holdsRule(data: Data, rule: ColumnRule): boolean {
-  const values = data.values as ArrayLike<unknown>;
+  const words = wordsOf(data.values as BigUint64Array);
   const nullable = data.nullCount > 0;
-  for (let i = 0; i < data.length; i++) if (!rule.holds(values[i]) && !(nullable && !data.getValid(i))) return false;
+  for (let i = 0; i < data.length; i++) {
+    if (!rule.holdsWords(words[2 * i + HIGH]!, words[2 * i + LOW]!) && !(nullable && !data.getValid(i))) return false;
+  }
   return true;
 }
 

@@ -13,6 +13,7 @@ import { detectFormat, isArrowFile } from './detect.js';
 import { localParquetDecoder } from './parquet.js';
 import { openSource, parquetLocation, readTableFile, type ReadTableOptions, type TableFileInput } from './read.js';
 import { DEFAULT_BATCH_ROWS, type FileBatch } from './reader.js';
+import { compareU64, wordsOf } from '../../schema/u64-words.js';
 
 /** Reads `input` like readTableFile, in slot order; `warn` hears when it had to sort. */
 export async function* readInSlotOrder(
@@ -42,6 +43,15 @@ async function slotsAscending(columns: AsyncIterable<SlotValues> | Iterable<Slot
   let previous: bigint | number | undefined;
   try {
     for await (const slots of columns) {
+      if (slots instanceof BigUint64Array) {
+        // compared as 32-bit words: a BigInt made per batch, not per row
+        if (slots.length === 0) continue;
+        if (previous !== undefined && slots[0]! < previous) return false;
+        const words = wordsOf(slots);
+        for (let i = 1; i < slots.length; i++) if (compareU64(words, i - 1, i) > 0) return false;
+        previous = slots[slots.length - 1]!;
+        continue;
+      }
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i];
         if (slot === null || slot === undefined) continue; // an invalid row: rejected whatever its place

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPublicKey as isBase58PublicKey } from '../../../src/schema/base58.js';
 import { rowsToTable } from '../../../src/ingest/arrow.js';
-import { InvalidValue, normalizeValue, validateRows } from '../../../src/ingest/validate.js';
+import { InvalidValue, MAX_SLOT, normalizeValue, TABLE_RULES, validateRows } from '../../../src/ingest/validate.js';
 import { allPublicKeysUtf8, isPublicKeyUtf8 } from '../../../src/kernels/public-keys.js';
 import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
 import { makeRows, MAX_U64, prng } from './fixtures.js';
@@ -146,5 +147,19 @@ describe('rows', () => {
     expect(() => rowsToTable('trades', [row, { ...row, base_amount: -1n }])).toThrow(/trades row 1: base_amount: -1n is not a u64 value/);
     expect(() => rowsToTable('trades', [{ ...row, tx_index: 2 ** 32 }])).toThrow(/tx_index/);
     expect(() => rowsToTable('trades', [{ ...row, signer: null as unknown as string }])).toThrow(/signer: missing value/);
+  });
+});
+
+describe('the table rules, over a u64 value\'s 32-bit words', () => {
+  it('hold exactly where the plain comparisons do: a slot at most 2^53 - 1, an amount not zero', () => {
+    const near = (x: bigint) => fc.bigInt({ min: x > 3n ? x - 3n : 0n, max: x + 3n });
+    const u64 = fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), near(0n), near(MAX_SLOT), near(2n ** 32n), near(2n ** 64n - 4n));
+    const rules = Object.values(TABLE_RULES).flat();
+    fc.assert(fc.property(u64, (value) => {
+      for (const rule of rules) {
+        const expected = rule.column === 'slot' ? value <= MAX_SLOT : value !== 0n;
+        expect(rule.holds(value), `${rule.column} ${value}`).toBe(expected);
+      }
+    }), { numRuns: 2000 });
   });
 });
