@@ -58,13 +58,17 @@ function e2eStages(f: Figure): string {
 }
 
 const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On two cores a load is bound by the CPU all its threads ' +
-  'spend, not by where: a decode worker taking the column checks and the accounts\' interning off the serving thread measured ' +
-  '1.00-1.05x wall and 1.12-1.20x CPU (the re-encoding to cross threads, the dictionary work done twice, cache misses moved), while ' +
-  'not starting DuckDB-WASM for a load took a quarter of its CPU. What is left is work not done: interning the write-locked ' +
-  'accounts (cold lookups in a dictionary of 450k keys for the 10 minutes: about a fifth of the serving thread), the column checks, ' +
-  'fewer objects per block (top-list entries, block statistics and stream updates as typed columns: most of the garbage collection); ' +
-  'more of the methods\' history computed on first ask (block fees and closed fee windows are still made per block at load). The ' +
-  'peers show the budget: they read only the columns the answers need (not the accounts), vectorized, on every core.';
+  'spend, not by where: work moved to another thread measured no faster (a decode worker taking the column checks and the ' +
+  'accounts\' interning: 1.00-1.05x wall, 1.12-1.20x CPU; the dictionary of account keys in a worker of its own: 0.94x wall, more ' +
+  'CPU and 115 MiB more), while work not done pays: not starting DuckDB-WASM for a load took a quarter of its CPU, and the keys ' +
+  'kernels (the write-locked accounts interned and every key column checked in WebAssembly, 8 and 16 bytes at a time, instead of ' +
+  'a byte at a time in JavaScript) took the load to 0.84x wall on the 10 minutes and 0.82x on the hour. What is left, from a ' +
+  'profile of the 10-minute load: the dictionary\'s lookups (~0.7 s: a cache miss on its table and one on its keys per lookup), ' +
+  'garbage collection (~0.5 s: per-block objects, top-list entries, block statistics and stream updates as typed columns would ' +
+  'cut it), the chunk\'s columns and best fee payers (~0.45 s), the serving thread waiting for the kernel worker\'s Parquet ' +
+  'decoding (~0.9 s, most of it at start-up); more of the methods\' history computed on first ask (block fees and closed fee ' +
+  'windows are still made per block at load). The peers show the budget: they read only the columns the answers need (not the ' +
+  'accounts), vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -159,12 +163,13 @@ const ENTRIES: readonly Entry[] = [
         `native DuckDB after ${ms(median(f, 'duckdb-native'))}, Polars after ${ms(median(f, 'polars'))}. chainlens loads the whole dump ` +
         'before its first answer (decode, checks, every method\'s per-block state: the load\'s speed, see the dump figures), beside ' +
         'starting the kernel worker, which also decodes Parquet; DuckDB-WASM is not started (the load holds its 0.6 MB of writes, ' +
-        'and (d) is answered from memory). A profile of this start-up: the serving thread is busy 1.5 s of the 1.9 s, about 0.35 s ' +
-        'of it on the write-locked accounts (interning, key checks) and 0.15 s collecting garbage; the kernel worker 0.55 s; the ' +
-        'peers read the columns of (d) only.',
+        'and (d) is answered from memory). A profile of this start-up (a load of 1.7 s): the serving thread imports its modules for ' +
+        '0.2 s, then waits about 0.4 s for the kernel worker (its start, parquet-wasm\'s, the slot-order pass over each table file\'s ' +
+        'slot column, the first batch of transactions) before the first chunk commits; of the rest, the write-locked accounts take ' +
+        'about 0.15 s (the keys kernels) and garbage collection 0.18 s. The peers read the columns of (d) only.',
       close: 'Answer before the load ends: open the newest block range first (Parquet row groups carry slot statistics) so the ' +
-        'recommendation is served from the last minutes while older blocks load behind it; and the load\'s own speed-ups (the ' +
-        'dump figures\' notes).',
+        'recommendation is served from the last minutes while older blocks load behind it; start the kernel worker and parquet-wasm ' +
+        'with the engine, not with the first file; and the load\'s own speed-ups (the dump figures\' notes).',
     }),
   },
   {
