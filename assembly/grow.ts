@@ -17,3 +17,8 @@ export function growTo(end: u64): bool {
   }
   return true;
 }
+
+/** `x` rounded up to a multiple of 16 (where a region of linear memory starts). */
+@inline export function align16(x: usize): usize {
+  return (x + 15) & ~15;
+}

@@ -1,4 +1,4 @@
-import { growTo } from '../grow';
+import { align16 as align, growTo } from '../grow';
 import { Status } from '../status';
 
 export { Status } from '../status';
@@ -30,10 +30,6 @@ let valueCapacity: usize = 0;
 let bytesAt: usize = 0;
 let offsetsAt: usize = 0;
 let skipAt: usize = 0;
-
-@inline function align(x: usize): usize {
-  return (x + 15) & ~15;
-}
 
 /** Makes room for `n` values of `bytes` bytes in all. Growing detaches every JS view of the memory. */
 export function reserve(bytes: u32, n: u32): Status {

@@ -1,4 +1,4 @@
-import { growTo } from '../grow';
+import { align16 as align, growTo } from '../grow';
 import { Status } from '../status';
 
 export { Status } from '../status';
@@ -30,10 +30,6 @@ let startsAt: usize = 0;
 let arenaAt: usize = 0;
 let size: u32 = 0;
 let arenaUsed: usize = 0;
-
-@inline function align(x: usize): usize {
-  return (x + 15) & ~15;
-}
 
 @inline function grown(have: usize, need: usize): usize {
   return need <= have ? have : max(need, have + (have >> 1));

@@ -6,15 +6,11 @@
  * transaction); as JavaScript, a byte at a time, it was a tenth of the serving thread's load.
  */
 import { encodeBase58 } from '../schema/base58.js';
-import { checkStatus } from './instance.js';
+import { copyStrings, type StringInputKernel } from './string-input.js';
 import { wasmBytes } from './base58.wasm.generated.js';
 
 /** The raw exports of build/base58.wasm. */
-interface Base58Exports {
-  readonly memory: WebAssembly.Memory;
-  reserve(bytes: number, n: number): number;
-  bytesPtr(): number;
-  offsetsPtr(): number;
+interface Base58Exports extends StringInputKernel {
   skipPtr(): number;
   boundsPtr(): number;
   boundLengthsPtr(): number;
@@ -56,15 +52,9 @@ export function allPublicKeysUtf8(
   const k = kernel();
   for (let at = from; at < to; at += BATCH) {
     const end = Math.min(to, at + BATCH);
-    const first = offsets[at]!;
-    const last = offsets[end]!;
-    checkStatus('base58.reserve', k.reserve(last - first, end - at));
-    const { buffer } = k.memory;
-    new Uint8Array(buffer, k.bytesPtr(), last - first).set(bytes.subarray(first, last));
-    const input = new Uint32Array(buffer, k.offsetsPtr(), end - at + 1);
-    for (let i = at; i <= end; i++) input[i - at] = offsets[i]! - first;
+    copyStrings('base58', k, bytes, offsets, at, end);
     if (skip) {
-      const skips = new Uint8Array(buffer, k.skipPtr(), end - at);
+      const skips = new Uint8Array(k.memory.buffer, k.skipPtr(), end - at);
       for (let i = at; i < end; i++) skips[i - at] = skip(i) ? 1 : 0;
     }
     if (k.allPublicKeys(end - at, skip ? 1 : 0) === 0) return false;

@@ -13,15 +13,12 @@
  * module (one compiled module, an instance and its memory per dictionary), freed with it.
  */
 import { checkStatus } from '../kernels/instance.js';
+import { copyStrings, type StringInputKernel } from '../kernels/string-input.js';
 import { wasmBytes } from '../kernels/keys.wasm.generated.js';
 
 /** The raw exports of build/keys.wasm. */
-interface KeyKernelExports {
-  readonly memory: WebAssembly.Memory;
-  reserve(bytes: number, keys: number): number;
+interface KeyKernelExports extends StringInputKernel {
   lookup(keys: number, add: number): number;
-  bytesPtr(): number;
-  offsetsPtr(): number;
   idsPtr(): number;
   startsPtr(): number;
   arenaPtr(): number;
@@ -104,14 +101,7 @@ export class AccountKeys {
 
   /** Copies keys from..to of a string column into the kernel's input and looks them up (`add`: adding new ones). */
   #lookup(bytes: Uint8Array, offsets: Int32Array, from: number, to: number, add: boolean): void {
-    const k = this.#k;
-    const first = offsets[from]!;
-    const last = offsets[to]!;
-    checkStatus('keys.reserve', k.reserve(last - first, to - from));
-    const { buffer } = k.memory;
-    new Uint8Array(buffer, k.bytesPtr(), last - first).set(bytes.subarray(first, last));
-    const input = new Uint32Array(buffer, k.offsetsPtr(), to - from + 1);
-    for (let j = from; j <= to; j++) input[j - from] = offsets[j]! - first;
-    checkStatus('keys.lookup', k.lookup(to - from, add ? 1 : 0));
+    copyStrings('keys', this.#k, bytes, offsets, from, to);
+    checkStatus('keys.lookup', this.#k.lookup(to - from, add ? 1 : 0));
   }
 }
