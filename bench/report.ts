@@ -142,8 +142,9 @@ function endToEnd(figures: Figure[]): string[] {
     'transactions a block), answering (a) the per-block fee statistics of every block, (b) the 1m fee windows,',
     '(c) the 1m candles of every pair, (d) the 1m recommendation at the newest block and (e) the 5m volume and',
     'VWAP of the 10 most active pairs; chainlens beside native DuckDB (read_parquet + SQL) and Polars (scanParquet +',
-    'lazy group_by), the answers cross-checked between them before any figure is kept. Ratios are chainlens\' figure',
-    'over the peer\'s (below 1: chainlens is faster or smaller).',
+    'lazy group_by), the answers cross-checked between them before any figure is kept. The subjects run in turn, three',
+    'times (A B C A B C A B C), each after the dump\'s files were read through, and each reports its run of median wall',
+    'time. Ratios are chainlens\' figure over the peer\'s (below 1: chainlens is faster or smaller).',
     '',
   ];
   if (figures.length === 0) return [...lines, 'Not measured in this run (`npm run bench -- --only=e2e`).', ''];
