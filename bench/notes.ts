@@ -88,16 +88,20 @@ const ENTRIES: readonly Entry[] = [
   {
     figures: ['e2e.replay-'],
     explain: (f) => ({
-      why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, block by block through the load's ingest path (which ` +
-        'alone runs at about 220 blocks/s on this dump), then pushes to the 12 subscriptions (hundreds of records a block). A ' +
-        'profile of the 10-minute replay: 18% garbage collection, 11% the streamed fee window\'s position_at_fee sums (a scan of ' +
-        'the window per block, branch-free now at ~4 ns a sample, to stay bit for bit the kernels\' in-order sums; the 1h window of ' +
-        'this replay holds up to an hour of samples, so the share grows through each hour), about 15% encoding the pushed records ' +
-        'as wire JSON, 8% the recommendation windows\' order statistics (all seven live once retention first prunes), the rest ' +
-        'spread thin.',
-      close: 'The load\'s own speed first (it bounds the replay). Then records encoded once per block rather than per field and ' +
-        'subscriber, the per-block objects as typed columns (most of the garbage), and position_at_fee kept incrementally, which ' +
-        'needs an order-free exact sum in the kernels too (the last bit would differ from today\'s in-order sum). ' + E2E_CLOSE,
+      why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, a chunk of the blocks due at a time through the ` +
+        'load\'s ingest path, then pushes to the 12 subscriptions (hundreds of records a block). A profile of the 10-minute replay ' +
+        '(45 blocks/s): 13% the streamed 1h fee window\'s position_at_fee sums, 12% garbage collection, about 17% encoding the ' +
+        'pushed records as wire JSON (records, timestamps, floats), 8% the recommendation windows\' ordered multisets, 3% the ' +
+        'dictionary of account keys, the rest spread thin. position_at_fee is a scan of the window after every block (branch-free, ' +
+        '~4 ns a sample, to stay bit for bit the kernels\' in-order f64 sums), so over an hour it is quadratic: the one-hour ' +
+        'replay\'s largest cost, and why it runs slower than the 10-minute one.',
+      close: 'position_at_fee kept incrementally: an order-free exact sum of the positions (each an f64 in [0, 1] no finer than ' +
+        '2^-70 in blocks of up to 2^17 transactions: a 96-bit fixed-point sum of them is exact), kept per fee rank in a Fenwick ' +
+        'tree, O(log n) a block; the kernels would take the ' +
+        'same exact sum (the correctly rounded mean, where the in-order f64 sum may differ in its last bit). Of the thresholds ' +
+        'a streamed window asks, 65% repeat a value it asked before, so a fold cached per threshold would help less. Then records ' +
+        'encoded once per block rather than per field and subscriber, the per-block objects as typed columns (most of the ' +
+        'garbage), and the load\'s own speed (it bounds the replay). ' + E2E_CLOSE,
     }),
   },
   {
