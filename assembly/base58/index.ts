@@ -4,7 +4,7 @@ import { Status } from '../status';
 export { Status } from '../status';
 
 /**
- * Whether every value of a string column is a base58 public key (src/schema/base58.ts,
+ * Whether every value of a string column is a base58 public key (src/kernels/public-keys.ts,
  * `allPublicKeysUtf8`), without decoding: the digits are checked 16 bytes at a time over all the
  * bytes the values span; then each value's length, and its number (after the leading '1's, which
  * stand for zero bytes) against the smallest and largest number of the bytes left, compared as

@@ -49,10 +49,10 @@ export function reserve(bytes: u32, keys: u32): Status {
   const needSize = <usize>size + <usize>keys;
   let slots = tableSlots;
   while (needSize * 2 > slots) slots <<= 1;
-  const nb = grown(inputBytes, <usize>bytes + 8); // 8: a word read past a short key's end stays inside
+  const nb = grown(inputBytes, <usize>bytes);
   const nk = grown(inputKeys, <usize>keys);
   const ns = grown(startsCapacity, needSize + 1);
-  const na = grown(arenaCapacity, arenaUsed + <usize>bytes + 8);
+  const na = grown(arenaCapacity, arenaUsed + <usize>bytes);
   if (nb == inputBytes && nk == inputKeys && slots == tableSlots && ns == startsCapacity && na == arenaCapacity && tableAt != 0) {
     return Status.OK;
   }

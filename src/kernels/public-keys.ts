@@ -61,8 +61,3 @@ export function allPublicKeysUtf8(
   }
   return true;
 }
-
-/** `isPublicKey` over UTF-8 bytes [start, end): whether they are the base58 text of 32 bytes. */
-export function isPublicKeyUtf8(bytes: Uint8Array, start: number, end: number): boolean {
-  return allPublicKeysUtf8(bytes, Int32Array.of(start, end), 0, 1);
-}

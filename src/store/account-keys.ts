@@ -56,13 +56,6 @@ export class AccountKeys {
     out.set(new Uint32Array(this.#k.memory.buffer, this.#k.idsPtr(), to - from), at);
   }
 
-  /** The ids of keys from..to of a string column, added if new, KEY_BATCH at a time. */
-  intern(bytes: Uint8Array, offsets: Int32Array, from = 0, to = offsets.length - 1): Uint32Array {
-    const out = new Uint32Array(to - from);
-    for (let at = from; at < to; at += KEY_BATCH) this.internBatch(bytes, offsets, at, Math.min(to, at + KEY_BATCH), out, at - from);
-    return out;
-  }
-
   /** The id of `key`, or undefined when the dictionary has never seen it. */
   find(key: string): number | undefined {
     const bytes = encoder.encode(key);

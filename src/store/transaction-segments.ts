@@ -170,13 +170,28 @@ function* accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, ke
   return { keys, offsets, ids: at === total ? ids : ids.slice(0, at) };
 }
 
+/** The ids of a dictionary of `size` keys that `lists` use, marked, and how many they are. */
+function usedIds(size: number, lists: Iterable<Uint32Array>): { used: Uint8Array; count: number } {
+  const used = new Uint8Array(size);
+  let count = 0;
+  for (const ids of lists) for (const id of ids) if (!used[id]) used[id] = 1, count++;
+  return { used, count };
+}
+
+/** The `used` keys of `from` added to `to`, in id order: each old id's id in `to` (where used). */
+function moveKeys(from: AccountKeys, to: AccountKeys, { used, count }: { used: Uint8Array; count: number }): Uint32Array {
+  const kept = new Uint32Array(count);
+  for (let id = 0, j = 0; id < used.length; id++) if (used[id]) kept[j++] = id;
+  const translate = new Uint32Array(used.length);
+  to.internFrom(from, kept).forEach((id, j) => (translate[kept[j]!] = id));
+  return translate;
+}
+
 /** The spans with their ids in `keys` (a commit interned before the store compacted its dictionary). */
 function adoptAccounts(spans: AccountSpans, keys: AccountKeys): AccountSpans {
   if (spans.keys === keys) return spans;
-  const used = [...new Set(spans.ids)];
-  const moved = keys.internFrom(spans.keys, Uint32Array.from(used));
-  const translate = new Map(used.map((id, j) => [id, moved[j]!]));
-  return { keys, offsets: spans.offsets, ids: spans.ids.map((id) => translate.get(id)!) };
+  const translate = moveKeys(spans.keys, keys, usedIds(spans.keys.size, [spans.ids]));
+  return { keys, offsets: spans.offsets, ids: spans.ids.map((id) => translate[id]!) };
 }
 
 /** Transactions held (rows). */
@@ -366,15 +381,10 @@ export class TransactionSegments {
   #compactKeys(): void {
     const keys = this.#keys;
     if (keys.size < COMPACT_FROM) return;
-    const used = new Uint8Array(keys.size);
-    let count = 0;
-    for (const { accounts } of this.#segments) for (const id of accounts.ids) if (!used[id]) used[id] = 1, count++;
-    if (count * 2 > keys.size) return;
+    const used = usedIds(keys.size, this.#segments.map((s) => s.accounts.ids));
+    if (used.count * 2 > keys.size) return;
     const compacted = new AccountKeys();
-    const kept = new Uint32Array(count);
-    for (let id = 0, j = 0; id < keys.size; id++) if (used[id]) kept[j++] = id;
-    const translate = new Uint32Array(keys.size);
-    compacted.internFrom(keys, kept).forEach((id, j) => (translate[kept[j]!] = id));
+    const translate = moveKeys(keys, compacted, used);
     this.#keys = compacted;
     this.#segments = this.#segments.map((s) => ({
       ...s, accounts: { keys: compacted, offsets: s.accounts.offsets, ids: s.accounts.ids.map((id) => translate[id]!) },
