@@ -2,10 +2,12 @@
  * Plain TypeScript baseline of the per-block fee statistics: what a careful engineer writes
  * without WebAssembly. Fee-paying rows are gathered into reused typed arrays, each family is sorted
  * by the built-in typed-array sort and indexed by nearest rank, u64 sums are exact BigInt sums, and
- * the record's keys are made once. Same definitions and float operation order as the test oracle
- * (src/kernels/fees-reference.ts), which is measured beside it.
+ * the record's keys are made once; mean positions are exact sums in 24-bit limbs (the engine's
+ * plain TypeScript module). Same definitions as the test oracle (src/kernels/fees-reference.ts),
+ * which is measured beside it.
  */
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis } from '../src/schema/records.js';
+import { addPosition, LIMBS, meanPosition } from '../src/windows/position-sum.js';
 import type { BlockFeeStats, ManyBlockColumns } from '../src/kernels/fees.js';
 
 const SUFFIXES = STAT_SUFFIXES.map((s) => [s, suffixMillis(s)] as const);
@@ -84,11 +86,11 @@ export function createPlainFees(): (blocks: ManyBlockColumns) => BlockFeeStats[]
       out.limit_spread = BigInt(limits[m - 1]! - limits[0]!);
       sortedPosition.set(position.subarray(0, m));
       const positions = sortedPosition.subarray(0, m).sort();
-      let positionSum = 0;
-      for (let i = 0; i < m; i++) positionSum += position[i]!;
+      const positionSum = new Float64Array(LIMBS);
+      for (let i = 0; i < m; i++) addPosition(positionSum, 0, position[i]!);
       for (let s = 0; s < SUFFIXES.length; s++) {
         const millis = SUFFIXES[s]![1];
-        out[KEYS.position[s]!] = millis === undefined ? positionSum / m : positions[rankIndex(millis, m)]!;
+        out[KEYS.position[s]!] = millis === undefined ? meanPosition(positionSum, 0, m) : positions[rankIndex(millis, m)]!;
       }
       out.position_spread = positions[m - 1]! - positions[0]!;
       out.std_dev = standardDeviation(price, m, priceSum);
@@ -96,14 +98,15 @@ export function createPlainFees(): (blocks: ManyBlockColumns) => BlockFeeStats[]
       const sortedFees = sorted64.subarray(0, m);
       for (let j = 0; j < POSITION_AT_FEE.length; j++) {
         const threshold = sortedFees[rankIndex(POSITION_AT_FEE[j]! * 1000, m)]!;
-        let sum = 0, count = 0;
+        const sum = new Float64Array(LIMBS);
+        let count = 0;
         for (let i = 0; i < m; i++) {
           if (fee[i]! >= threshold) {
-            sum += position[i]!;
+            addPosition(sum, 0, position[i]!);
             count++;
           }
         }
-        out[AT_FEE_KEYS[j]!] = sum / count;
+        out[AT_FEE_KEYS[j]!] = meanPosition(sum, 0, count);
       }
     }
     out.tx_count = m;

@@ -1,25 +1,34 @@
 import { Status } from '../status';
 import { Area, area, atFeeCount, fitsSamples, MAX_PERCENTILES, MILLIS, statCount } from './layout';
 import { clearExact, countBucket, countExact, EXACT_LIMIT, percentiles, percentilesExact, percentilesUncounted } from './order';
-import { divide, meanRoundedHalfUp, quotient, remainder } from './u128';
+import { divide, meanRoundedHalfUp, quotient, remainder, toF64 } from './u128';
 
 /**
  * The statistics of one sample set (DESIGN.md 6) over the sample columns: price, fee, limit (u64)
- * and position (f64). Percentiles are exact nearest-rank (order.ts); u64 sums are u128; the f64
- * sums run in sample order, so a plain loop reproduces them bit for bit.
+ * and position (f64). Percentiles are exact nearest-rank (order.ts); u64 sums are u128; positions
+ * are summed exactly too, as u128 fixed point (src/windows/position-sum.ts has the definition), so
+ * a mean position does not depend on the order of the samples.
  */
 
 const SIGN: u64 = 0x8000000000000000;
 const FEE_PERCENTILES = memory.data(<i32>(MAX_PERCENTILES << 4), 16); // k + m u64
-const AT_FEE_SUM = memory.data(<i32>(MAX_PERCENTILES + 1) << 3, 16); // f64 per position_at_fee
-const AT_FEE_COUNT = memory.data(<i32>(MAX_PERCENTILES + 1) << 3, 16); // u64 per position_at_fee
+// position_at_fee's samples by how many thresholds their fee reaches (0..m): u128 position sums, counts
+const BUCKET_LOW = memory.data(<i32>(MAX_PERCENTILES + 1) << 3, 16);
+const BUCKET_HIGH = memory.data(<i32>(MAX_PERCENTILES + 1) << 3, 16);
+const BUCKET_COUNT = memory.data(<i32>(MAX_PERCENTILES + 1) << 3, 16);
 const AT_FEE_THRESHOLD = memory.data(<i32>(MAX_PERCENTILES + 1) << 3, 16); // its fee, sign flipped
+// Positions as u128 fixed point with 96 fractional bits: powers of two, exact.
+const SCALE_UP = reinterpret<f64>(<u64>(1023 + 96) << 52);
+const SCALE_DOWN = reinterpret<f64>(<u64>(1023 - 96) << 52);
+const WORD = reinterpret<f64>(<u64>(1023 + 64) << 52);
+const HIGH_WORD = reinterpret<f64>(<u64>(1023 - 64) << 52);
 
 let low: u64 = 0;
 let high: u64 = 0;
 let least: u64 = 0; // of the last pass's values (or keys)
 let most: u64 = 0;
 let positionSpread: f64 = 0;
+let fixedHigh: u64 = 0; // of the last `toFixed`
 
 /**
  * Writes the sample-statistics record (layout.ts) of the first `n` values of the sample columns
@@ -131,17 +140,20 @@ function standardDeviation(values: usize, n: u32): f64 {
 }
 
 /**
- * Writes each position's order bits to `keys`; returns the mean position (summed in sample order),
+ * Writes each position's order bits to `keys`; returns the mean position,
  * sets `least`/`most` to the extreme keys and `positionSpread`.
  */
 function orderPositions(positions: usize, keys: usize, n: u32): f64 {
-  let sum: f64 = 0;
+  let lo: u64 = 0;
+  let hi: u64 = 0;
   let mn: u64 = u64.MAX_VALUE;
   let mx: u64 = 0;
   const end = <usize>n << 3;
   for (let p: usize = 0; p < end; p += 8) {
     const x = load<f64>(positions + p);
-    sum += x;
+    const xlo = toFixed(x);
+    lo += xlo;
+    hi += fixedHigh + select<u64>(1, 0, lo < xlo);
     const bits = toOrderBits(x);
     store<u64>(keys + p, bits);
     mn = select<u64>(bits, mn, bits < mn);
@@ -150,16 +162,17 @@ function orderPositions(positions: usize, keys: usize, n: u32): f64 {
   least = mn;
   most = mx;
   positionSpread = reinterpret<f64>(fromOrderBits(mx)) - reinterpret<f64>(fromOrderBits(mn));
-  return sum / <f64>n;
+  return meanOfFixed(hi, lo, n);
 }
 
 /**
  * Writes position = index / last of each index in `keys` to `positions` (counting the indexes
- * exactly, for `percentilesExact`); returns the mean position (summed in sample order), sets `least`/`most` to the extreme
+ * exactly, for `percentilesExact`); returns the mean position, sets `least`/`most` to the extreme
  * indexes and `positionSpread`.
  */
 function indexPositions(keys: usize, positions: usize, n: u32, last: f64): f64 {
-  let sum: f64 = 0;
+  let lo: u64 = 0;
+  let hi: u64 = 0;
   let mn: u64 = u64.MAX_VALUE;
   let mx: u64 = 0;
   const end = <usize>n << 3;
@@ -167,7 +180,9 @@ function indexPositions(keys: usize, positions: usize, n: u32, last: f64): f64 {
     const index = load<u64>(keys + p);
     const x = <f64>index / last;
     store<f64>(positions + p, x);
-    sum += x;
+    const xlo = toFixed(x);
+    lo += xlo;
+    hi += fixedHigh + select<u64>(1, 0, lo < xlo);
     mn = select<u64>(index, mn, index < mn);
     mx = select<u64>(index, mx, index > mx);
     countExact(min<u64>(index, EXACT_LIMIT - 1));
@@ -178,7 +193,24 @@ function indexPositions(keys: usize, positions: usize, n: u32, last: f64): f64 {
   least = mn;
   most = mx;
   positionSpread = <f64>mx / last - <f64>mn / last;
-  return sum / <f64>n;
+  return meanOfFixed(hi, lo, n);
+}
+
+/**
+ * A position (an f64 in [0, 1] on the 2^-96 grid) as u128 fixed point with 96 fractional bits:
+ * returns the low word and sets `fixedHigh`. x * 2^96 is an integer below 2^97, exact in f64, and so
+ * is its part below 2^64.
+ */
+@inline function toFixed(x: f64): u64 {
+  const y = x * SCALE_UP;
+  const hi = <u64>(y * HIGH_WORD);
+  fixedHigh = hi;
+  return <u64>(y - <f64>hi * WORD);
+}
+
+/** The mean of `n` positions whose exact sum is `hi:lo` fixed point: the sum's nearest f64 over n. */
+@inline function meanOfFixed(hi: u64, lo: u64, n: u64): f64 {
+  return (toF64(hi, lo) * SCALE_DOWN) / <f64>n;
 }
 
 /** Maps an f64 to a u64 whose unsigned order is the f64 order (-0 just below +0). */
@@ -193,27 +225,41 @@ function indexPositions(keys: usize, positions: usize, n: u32, last: f64): f64 {
 }
 
 /**
- * position_at_fee: for each of the `m` fee thresholds, the mean position of the samples whose fee
- * is at least the threshold (the threshold's own rank always counts). Two thresholds per SIMD
- * lane pair, no branch: a sample adds its position, or +0 (which changes no sum), to every sum, in
- * sample order, so each sum is the plain loop's to the bit.
+ * position_at_fee: for each of the `m` fee thresholds (ascending), the mean position of the samples
+ * whose fee is at least the threshold (the threshold's own rank always counts). Each sample's position
+ * goes, exactly, to the bucket of how many thresholds its fee reaches (counted two at a time with
+ * SIMD compares, no branch); the sum at threshold j is that of the buckets above j.
  */
 function positionAtFee(fee: usize, position: usize, n: u32, thresholds: usize, m: u32, out: usize): void {
   const width = <usize>((m + 1) >> 1) << 4;
   // u64 order as i64 order: flip the sign bits (i64x2 compares are signed).
   for (let j: usize = 0; j < <usize>m; j++) store<u64>(AT_FEE_THRESHOLD + (j << 3), load<u64>(thresholds + (j << 3)) ^ SIGN);
-  memory.fill(AT_FEE_SUM, 0, width);
-  memory.fill(AT_FEE_COUNT, 0, width);
+  // an odd m's spare lane: reached only by the fee u64::MAX, which reaches every threshold
+  store<u64>(AT_FEE_THRESHOLD + (<usize>m << 3), ~SIGN);
+  const buckets = <usize>(m + 1) << 3;
+  memory.fill(BUCKET_LOW, 0, buckets);
+  memory.fill(BUCKET_HIGH, 0, buckets);
+  memory.fill(BUCKET_COUNT, 0, buckets);
   for (let i: usize = 0; i < <usize>n; i++) {
     const f = i64x2.splat(<i64>(load<u64>(fee + (i << 3)) ^ SIGN));
-    const x = v128.load64_splat(position + (i << 3));
-    for (let j: usize = 0; j < width; j += 16) {
-      const hit = i64x2.ge_s(f, v128.load(AT_FEE_THRESHOLD + j));
-      v128.store(AT_FEE_SUM + j, f64x2.add(v128.load(AT_FEE_SUM + j), v128.and(x, hit)));
-      v128.store(AT_FEE_COUNT + j, i64x2.sub(v128.load(AT_FEE_COUNT + j), hit)); // hit lanes are -1
-    }
+    let hits = i64x2.splat(0);
+    for (let j: usize = 0; j < width; j += 16) hits = i64x2.sub(hits, i64x2.ge_s(f, v128.load(AT_FEE_THRESHOLD + j)));
+    const b = min<u64>(<u64>i64x2.extract_lane(hits, 0) + <u64>i64x2.extract_lane(hits, 1), <u64>m) << 3;
+    const xlo = toFixed(load<f64>(position + (i << 3)));
+    const lo = load<u64>(BUCKET_LOW + <usize>b) + xlo;
+    store<u64>(BUCKET_LOW + <usize>b, lo);
+    store<u64>(BUCKET_HIGH + <usize>b, load<u64>(BUCKET_HIGH + <usize>b) + fixedHigh + select<u64>(1, 0, lo < xlo));
+    store<u64>(BUCKET_COUNT + <usize>b, load<u64>(BUCKET_COUNT + <usize>b) + 1);
   }
-  for (let j: usize = 0; j < <usize>m << 3; j += 8) {
-    store<f64>(out + j, load<f64>(AT_FEE_SUM + j) / <f64>load<u64>(AT_FEE_COUNT + j));
+  let lo: u64 = 0;
+  let hi: u64 = 0;
+  let count: u64 = 0;
+  for (let j = <usize>m; j > 0; j--) {
+    const b = j << 3;
+    const add = load<u64>(BUCKET_LOW + b);
+    lo += add;
+    hi += load<u64>(BUCKET_HIGH + b) + select<u64>(1, 0, lo < add);
+    count += load<u64>(BUCKET_COUNT + b);
+    store<f64>(out + b - 8, meanOfFixed(hi, lo, count));
   }
 }

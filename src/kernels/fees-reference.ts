@@ -1,7 +1,8 @@
 /**
  * Plain TypeScript reference of the fee kernels (assembly/fees/), the test oracle (DESIGN.md 6):
  * sorted copies indexed by the nearest-rank formula in BigInt, BigInt sums, straightforward loops.
- * Its f64 sums run in sample order like the kernels', so floats agree bit for bit too.
+ * Mean positions are exact BigInt sums of the positions scaled by 2^96 (docs/semantics.md, "Mean
+ * positions"), so floats agree bit for bit too.
  */
 import { saturateU64 } from '../schema/amounts.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
@@ -19,6 +20,17 @@ function family<T>(prefix: string, sorted: ArrayLike<T>, mean: T, stats: Record<
     const millis = suffixMillis(suffix as StatSuffix);
     stats[`${prefix}_${suffix}`] = millis === undefined ? mean : nearestRank(sorted, millis);
   }
+}
+
+/** The mean of positions: their exact sum (each x * 2^96 is an integer), its nearest f64, over their count. */
+function meanPosition(positions: Iterable<number>): number {
+  let sum = 0n;
+  let count = 0;
+  for (const x of positions) {
+    sum += BigInt(x * 2 ** 96);
+    count++;
+  }
+  return (Number(sum) * 2 ** -96) / count;
 }
 
 /** The u64 mean rounded half up: floor((2 * sum + n) / (2 * n)). */
@@ -72,9 +84,7 @@ export function sampleStatsReference(samples: FeeSamples): SampleStats {
   }
 
   const positions = samples.position.slice().sort();
-  let positionSum = 0;
-  for (const x of samples.position) positionSum += x;
-  family('position', positions, positionSum / n, stats);
+  family('position', positions, meanPosition(samples.position), stats);
   stats.position_spread = positions[n - 1]! - positions[0]!;
 
   stats.std_dev = standardDeviation(samples.price);
@@ -82,15 +92,7 @@ export function sampleStatsReference(samples: FeeSamples): SampleStats {
   const fees = samples.fee.slice().sort();
   for (const p of POSITION_AT_FEE) {
     const threshold = nearestRank(fees, p * 1000);
-    let sum = 0;
-    let count = 0;
-    for (let i = 0; i < n; i++) {
-      if (samples.fee[i]! >= threshold) {
-        sum += samples.position[i]!;
-        count++;
-      }
-    }
-    stats[`position_at_fee_p${p}`] = sum / count;
+    stats[`position_at_fee_p${p}`] = meanPosition(samples.position.filter((_, i) => samples.fee[i]! >= threshold));
   }
   return stats as SampleStats;
 }

@@ -7,27 +7,20 @@
  * - percentiles of price, fee, limit and position: exact order statistics (OrderedMultiset, the
  *   positions keyed by their IEEE bits, which order like the values for non-negative floats);
  * - means of the u64 families: exact sums, rounded half up as the kernels do;
- * - position mean: the same f64 sum in sample order as the kernels' (a tumbling window only appends);
- * - position_at_fee_pN: the kernels sum the positions of the samples whose fee is >= fee_pN in
- *   sample order, and fee_pN moves with every block, so this one is a scan of the window: a tight
- *   branch-free loop over the window's fees as f64 (exact below 2^53; BigInt compares otherwise),
- *   about 4 ns a sample. It is the one part linear in the window (an order-free exact sum would be
- *   incremental, but would differ from the in-order sum in the last bit).
+ * - position mean and position_at_fee_pN: exact sums of positions (windows/position-sum.ts), which
+ *   do not depend on the order of the samples; position_at_fee_pN is the fee set's payload sum at or
+ *   above fee_pN, the fees carrying their positions, so it costs O(log n) plus the chunks a block changed.
  */
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
 import { OrderedMultiset } from '../windows/ordered-multiset.js';
+import { addPosition, LIMBS, meanPosition } from '../windows/position-sum.js';
 
 const PERCENTILES = STAT_SUFFIXES.flatMap((s) => {
   const millis = suffixMillis(s as StatSuffix);
   return millis === undefined ? [] : [[s, millis] as const];
 });
 const U64_FAMILIES = ['price', 'fee', 'limit'] as const;
-const SAFE = 2n ** 53n;
-
-/** The fee percentiles position_at_fee is taken at: nine, which #atFee's unrolled loop relies on. */
-type AtFeeThresholds = [number, number, number, number, number, number, number, number, number];
-if (POSITION_AT_FEE.length !== 9) throw new Error('FeeWindowStats#atFee sums exactly nine position_at_fee thresholds');
 
 const bits = new Float64Array(1);
 const bitsKey = new BigUint64Array(bits.buffer);
@@ -45,50 +38,37 @@ function emptyStats(): Record<string, unknown> {
 
 /** One window's samples as incremental statistics; see the module comment. */
 export class FeeWindowStats {
+  /** The fee set's entries carry their sample's position, for position_at_fee. */
   readonly #sets = { price: new OrderedMultiset(), fee: new OrderedMultiset(), limit: new OrderedMultiset() };
   readonly #sums = { price: 0n, fee: 0n, limit: 0n };
   readonly #positions = new OrderedMultiset();
-  #positionSum = 0;
-  /** The window's fees (as f64) and positions in sample order, for position_at_fee. */
-  #fee = new Float64Array(1024);
-  /** The fees exactly, kept only once a fee reaches 2^53 (below it the f64 copy is exact). */
-  #feeExact: BigUint64Array | undefined;
-  #position = new Float64Array(1024);
-  #n = 0;
+  readonly #positionSum = new Float64Array(LIMBS);
 
   /** Samples held. */
   get size(): number {
-    return this.#n;
+    return this.#positions.size;
   }
 
-  /** Appends samples (in sample order). */
+  /** Appends samples. */
   add(samples: FeeSamples): void {
     const k = samples.price.length;
     if (k === 0) return;
+    const position = Float64Array.from(samples.position);
     this.#sets.price.add(samples.price);
-    this.#sets.fee.add(samples.fee);
+    this.#sets.fee.add(samples.fee, position);
     this.#sets.limit.add(samples.limit);
-    this.#positions.add(new BigUint64Array(Float64Array.from(samples.position).buffer));
+    this.#positions.add(new BigUint64Array(position.buffer));
     for (const family of U64_FAMILIES) {
       let sum = 0n;
       for (const x of samples[family]) sum += x;
       this.#sums[family] += sum;
     }
-    this.#reserve(this.#n + k);
-    for (let i = 0; i < k; i++) {
-      const fee = samples.fee[i]!;
-      if (fee >= SAFE && !this.#feeExact) this.#feeExact = BigUint64Array.from(this.#fee, BigInt);
-      this.#fee[this.#n + i] = Number(fee);
-      if (this.#feeExact) this.#feeExact[this.#n + i] = fee;
-      this.#position[this.#n + i] = samples.position[i]!;
-      this.#positionSum += samples.position[i]!;
-    }
-    this.#n += k;
+    for (let i = 0; i < k; i++) addPosition(this.#positionSum, 0, position[i]!);
   }
 
   /** The statistics the kernels' `sampleStats` gives for the same samples (the fields a fee window has). */
   stats(): SampleStats {
-    const n = this.#n;
+    const n = this.size;
     const stats = emptyStats();
     if (n === 0) return stats as SampleStats;
     const big = BigInt(n);
@@ -98,73 +78,14 @@ export class FeeWindowStats {
       for (const [suffix, millis] of PERCENTILES) stats[`${family}_${suffix}`] = set.percentile(millis);
       stats[`${family}_spread`] = set.max() - set.min();
     }
-    stats.position_mean = this.#positionSum / n;
+    stats.position_mean = meanPosition(this.#positionSum, 0, n);
     for (const [suffix, millis] of PERCENTILES) stats[`position_${suffix}`] = floatOfKey(this.#positions.percentile(millis));
     stats.position_spread = floatOfKey(this.#positions.max()) - floatOfKey(this.#positions.min());
-    const thresholds = POSITION_AT_FEE.map((p) => this.#sets.fee.percentile(p * 1000));
-    const sums = this.#atFee(thresholds);
-    POSITION_AT_FEE.forEach((p, j) => (stats[`position_at_fee_p${p}`] = sums[j]! / this.#sets.fee.countAtLeast(thresholds[j]!)));
+    const fees = this.#sets.fee;
+    for (const p of POSITION_AT_FEE) {
+      const threshold = fees.percentile(p * 1000);
+      stats[`position_at_fee_p${p}`] = fees.payloadSumAtLeast(threshold) / fees.countAtLeast(threshold);
+    }
     return stats as SampleStats;
-  }
-
-  /**
-   * For each threshold (ascending, as fee percentiles are), the sum in sample order of the positions
-   * of the samples whose fee is at least it: each sum takes the same additions, in the same order,
-   * as the kernels' loop over the samples.
-   */
-  #atFee(thresholds: readonly bigint[]): Float64Array {
-    if (this.#feeExact) return this.#atFeeExact(thresholds);
-    // Branch-free over the nine thresholds: a sample below one adds p x 0 = +0 to its sum, which
-    // leaves the sum's bits as they are (sums start at +0 and positions are >= 0), so each sum still
-    // takes the kernels' additions in the kernels' order. ~4 ns a sample on the mainnet profile, where
-    // branches (a loop, or `?:`, which V8 compiles to a branch) took 10-15: fees against their own
-    // percentiles are the least predictable branches there are.
-    const [t0, t1, t2, t3, t4, t5, t6, t7, t8] = Array.from(thresholds, Number) as AtFeeThresholds;
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
-    const fee = this.#fee;
-    const position = this.#position;
-    for (let i = 0, n = this.#n; i < n; i++) {
-      const f = fee[i]!;
-      const p = position[i]!;
-      s0 += p * +(f >= t0);
-      s1 += p * +(f >= t1);
-      s2 += p * +(f >= t2);
-      s3 += p * +(f >= t3);
-      s4 += p * +(f >= t4);
-      s5 += p * +(f >= t5);
-      s6 += p * +(f >= t6);
-      s7 += p * +(f >= t7);
-      s8 += p * +(f >= t8);
-    }
-    return Float64Array.of(s0, s1, s2, s3, s4, s5, s6, s7, s8);
-  }
-
-  /** #atFee once a fee has reached 2^53: the same sums over the exact fees. */
-  #atFeeExact(thresholds: readonly bigint[]): Float64Array {
-    const m = thresholds.length;
-    const sums = new Float64Array(m);
-    const fee = this.#feeExact!;
-    const position = this.#position;
-    for (let i = 0; i < this.#n; i++) {
-      const f = fee[i]!;
-      for (let j = 0; j < m && f >= thresholds[j]!; j++) sums[j] += position[i]!;
-    }
-    return sums;
-  }
-
-  #reserve(capacity: number): void {
-    if (capacity <= this.#fee.length) return;
-    const size = Math.max(capacity, this.#fee.length * 2);
-    const fee = new Float64Array(size);
-    fee.set(this.#fee.subarray(0, this.#n));
-    this.#fee = fee;
-    if (this.#feeExact) {
-      const exact = new BigUint64Array(size);
-      exact.set(this.#feeExact.subarray(0, this.#n));
-      this.#feeExact = exact;
-    }
-    const position = new Float64Array(size);
-    position.set(this.#position.subarray(0, this.#n));
-    this.#position = position;
   }
 }

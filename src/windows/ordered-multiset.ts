@@ -6,9 +6,9 @@
  * and held in chunks of fewer than `chunkCapacity` entries: a chunk that fills splits in half, one that
  * drops below a quarter merges with (or borrows from) a neighbour. Every chunk is a fixed-size slot of
  * one slab (key halves in a Uint32Array, payloads in a Float64Array), so a chunk is an offset rather
- * than an object. Per chunk, in key order: slot, length, last entry and payload sum. A payload sum is
- * recomputed from its chunk (lazily, when a payload query needs it), never adjusted by adding and
- * subtracting, so sums do not drift and the same sequence of operations gives bit-identical sums.
+ * than an object. Per chunk, in key order: slot, length, last entry and payload sum. Payloads are
+ * positions and their sums exact (position-sum.ts), so a payload sum does not depend on the order the
+ * entries came in; a chunk's sum is recomputed from its entries when a payload query needs it.
  *
  * Complexity, n entries, chunk capacity B, C ~ n / B chunks: add or remove one entry O(log n + B)
  * (a binary search over the chunks' last entries, one inside the chunk, a memmove of the chunk's
@@ -24,6 +24,7 @@
  */
 import { U64_MAX } from '../schema/amounts.js';
 import { HIGH as HI, LOW as LO } from '../schema/u64-words.js';
+import { addPosition, addSum, isPosition, LIMBS, sumValue } from './position-sum.js';
 
 const DEFAULT_CHUNK_CAPACITY = 128;
 
@@ -51,13 +52,14 @@ export class OrderedMultiset {
   /** Last key of each chunk: high half at 2 * c, low half at 2 * c + 1. */
   private lastKey = new Uint32Array(32);
   private lastPayload = new Float64Array(16);
-  private sums = new Float64Array(16);
+  /** Exact payload sum of each chunk: LIMBS limbs at LIMBS * c. */
+  private sums = new Float64Array(LIMBS * 16);
   private sumStale = new Uint8Array(16);
   /** prefix[c] = entries in chunks before c; valid while !prefixStale. */
   private prefix = new Float64Array(17);
   private prefixStale = false;
-  /** suffix[c] = payload sum of chunks c.. (compensated); valid while !suffixStale. */
-  private suffix = new Float64Array(17);
+  /** Exact payload sum of chunks c.. at LIMBS * c; valid while !suffixStale. */
+  private suffix = new Float64Array(LIMBS * 17);
   private suffixStale = false;
 
   constructor(options: OrderedMultisetOptions = {}) {
@@ -76,7 +78,7 @@ export class OrderedMultiset {
     return this.total;
   }
 
-  /** Adds one entry per key; `payloads` (same length) defaults to 0 for every entry. */
+  /** Adds one entry per key; `payloads` (same length, positions) default to 0 for every entry. */
   add(keys: BigUint64Array, payloads?: Float64Array): void {
     const halves = splitKeys(keys);
     checkPayloads(keys.length, payloads);
@@ -191,7 +193,7 @@ export class OrderedMultiset {
     return this.total - this.countAtLeast(x + 1n);
   }
 
-  /** Sum of the payloads of the entries with key >= x (x any bigint); 0 when there are none. */
+  /** The f64 nearest the exact sum of the payloads of the entries with key >= x (x any bigint); 0 when there are none. */
   payloadSumAtLeast(x: bigint): number {
     if (this.total === 0 || x > U64_MAX) return 0;
     let c = 0;
@@ -204,13 +206,11 @@ export class OrderedMultiset {
       from = lowerBoundKey(this.keyWords, this.slots[c] * this.capacity, this.lengths[c], hi, lo);
     }
     const suffix = this.suffixSums();
-    if (from === 0) return suffix[c];
+    if (from === 0) return sumValue(suffix, LIMBS * c);
     const base = this.slots[c] * this.capacity;
-    const end = base + this.lengths[c];
-    const payloads = this.payloads;
-    let partial = 0;
-    for (let i = base + from; i < end; i++) partial += payloads[i];
-    return partial + suffix[c + 1];
+    const partial = chunkSum(this.payloads, base + from, base + this.lengths[c]);
+    addSum(partial, 0, suffix, LIMBS * (c + 1));
+    return sumValue(partial);
   }
 
   private insert(hi: number, lo: number, payload: number): void {
@@ -380,6 +380,7 @@ export class OrderedMultiset {
     if (this.chunks === this.lengths.length) this.growMetadata();
     for (const meta of this.metadata()) meta.copyWithin(c + 1, c, this.chunks);
     this.lastKey.copyWithin(2 * c + 2, 2 * c, 2 * this.chunks);
+    this.sums.copyWithin(LIMBS * (c + 1), LIMBS * c, LIMBS * this.chunks);
     this.slots[c] = this.freeSlots.pop() ?? this.newSlot();
     this.lengths[c] = 0;
     this.sumStale[c] = 1;
@@ -391,6 +392,7 @@ export class OrderedMultiset {
     this.freeSlots.push(this.slots[c]);
     for (const meta of this.metadata()) meta.copyWithin(c, c + 1, this.chunks);
     this.lastKey.copyWithin(2 * c, 2 * c + 2, 2 * this.chunks);
+    this.sums.copyWithin(LIMBS * c, LIMBS * (c + 1), LIMBS * this.chunks);
     this.chunks--;
   }
 
@@ -407,7 +409,7 @@ export class OrderedMultiset {
   }
 
   private metadata(): (Int32Array | Uint32Array | Float64Array | Uint8Array)[] {
-    return [this.slots, this.lengths, this.lastPayload, this.sums, this.sumStale];
+    return [this.slots, this.lengths, this.lastPayload, this.sumStale];
   }
 
   private growMetadata(): void {
@@ -420,10 +422,10 @@ export class OrderedMultiset {
     this.lengths = grow(this.lengths, new Int32Array(size));
     this.lastKey = grow(this.lastKey, new Uint32Array(2 * size));
     this.lastPayload = grow(this.lastPayload, new Float64Array(size));
-    this.sums = grow(this.sums, new Float64Array(size));
+    this.sums = grow(this.sums, new Float64Array(LIMBS * size));
     this.sumStale = grow(this.sumStale, new Uint8Array(size));
     this.prefix = new Float64Array(size + 1);
-    this.suffix = new Float64Array(size + 1);
+    this.suffix = new Float64Array(LIMBS * (size + 1));
     this.prefixStale = this.suffixStale = true;
   }
 
@@ -443,21 +445,16 @@ export class OrderedMultiset {
 
   private suffixSums(): Float64Array {
     if (this.suffixStale) {
-      const suffix = this.suffix;
-      // Neumaier-compensated running sum from the last chunk down
-      let sum = 0;
-      let compensation = 0;
-      suffix[this.chunks] = 0;
+      const { suffix, sums } = this;
+      suffix.fill(0, LIMBS * this.chunks, LIMBS * (this.chunks + 1));
       for (let c = this.chunks - 1; c >= 0; c--) {
         if (this.sumStale[c] === 1) {
-          this.sums[c] = chunkSum(this.payloads, this.slots[c] * this.capacity, this.lengths[c]);
+          const base = this.slots[c] * this.capacity;
+          sums.set(chunkSum(this.payloads, base, base + this.lengths[c]), LIMBS * c);
           this.sumStale[c] = 0;
         }
-        const value = this.sums[c];
-        const next = sum + value;
-        compensation += Math.abs(sum) >= Math.abs(value) ? sum - next + value : value - next + sum;
-        sum = next;
-        suffix[c] = sum + compensation;
+        suffix.copyWithin(LIMBS * c, LIMBS * (c + 1), LIMBS * (c + 2));
+        addSum(suffix, LIMBS * c, sums, LIMBS * c);
       }
       this.suffixStale = false;
     }
@@ -465,22 +462,13 @@ export class OrderedMultiset {
   }
 }
 
-/** Sum of payloads[base, base + n), in four interleaved lanes. */
-function chunkSum(payloads: Float64Array, base: number, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  const end = base + n;
-  let i = base;
-  for (; i + 4 <= end; i += 4) {
-    s0 += payloads[i];
-    s1 += payloads[i + 1];
-    s2 += payloads[i + 2];
-    s3 += payloads[i + 3];
-  }
-  for (; i < end; i++) s0 += payloads[i];
-  return (s0 + s1) + (s2 + s3);
+const chunkPartial = new Float64Array(LIMBS);
+
+/** The exact sum of payloads[from, end), in a scratch array that the next call overwrites. */
+function chunkSum(payloads: Float64Array, from: number, end: number): Float64Array {
+  chunkPartial.fill(0);
+  for (let i = from; i < end; i++) addPosition(chunkPartial, 0, payloads[i]);
+  return chunkPartial;
 }
 
 /** Offset within the chunk at `base` (n entries) of its first entry with key >= (hi, lo), in [0, n]. */
@@ -527,8 +515,8 @@ function checkPayloads(count: number, payloads: Float64Array | undefined): void 
 }
 
 function checkPayload(payload: number): void {
-  // NaN has no place in the (key, payload) order; -0 is stored as +0 (`payload + 0`)
-  if (Number.isNaN(payload)) throw new RangeError('OrderedMultiset: NaN payload');
+  // -0 is stored as +0 (`payload + 0`)
+  if (!isPosition(payload)) throw new RangeError(`OrderedMultiset: payload ${payload} is not a position (an f64 in [0, 1] on the 2^-96 grid)`);
 }
 
 function checkKey(key: bigint): void {

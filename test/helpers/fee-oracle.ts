@@ -4,6 +4,7 @@
  * compare them with what the methods answer.
  */
 import type { BlockRow, TransactionRow } from '../../src/schema/tables.js';
+import { exactSum } from '../oracle/rational.js';
 
 export const SUFFIXES: [string, number | 'mean'][] = [
   ['mean', 'mean'], ['median', 50_000], ['min', 0], ['max', 100_000],
@@ -68,7 +69,7 @@ export function familyStats(samples: Sample[]): Record<string, string | null> {
       if (values.length === 0) out[field] = null;
       else if (p === 'mean') {
         out[field] = isFloat
-          ? f32((values as number[]).reduce((a, b) => a + b, 0) / values.length)
+          ? f32(exactSum(values as number[]) / values.length)
           : String(roundHalfUp((values as bigint[]).reduce((a, b) => a + b, 0n), BigInt(values.length)));
       } else {
         const v = nearestRank(values, p);
@@ -88,7 +89,7 @@ export function familyStats(samples: Sample[]): Record<string, string | null> {
     }
     const threshold = nearestRank(fees, p * 1000);
     const chosen = samples.filter((s) => s.fee >= threshold);
-    out[`position_at_fee_p${p}`] = f32(chosen.reduce((a, s) => a + s.position, 0) / chosen.length);
+    out[`position_at_fee_p${p}`] = f32(exactSum(chosen.map((s) => s.position)) / chosen.length);
   }
   return out;
 }

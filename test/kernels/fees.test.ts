@@ -10,6 +10,7 @@ import type { TransactionRow } from '../../src/schema/tables.js';
 import { BlockFees } from '../../src/schema/records.js';
 // the suffix-to-percentile map is the oracle's own, not the schema's
 import { AT_FEE_PERCENTILES, SUFFIX_PERCENTILES } from '../oracle/percentile.js';
+import { exactSum } from '../oracle/rational.js';
 import { REAL_DATA } from '../helpers/real-data.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -374,7 +375,7 @@ describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fix
     const sortedPositions = [...positions].sort((a, b) => a - b);
     for (const [suffix, p] of SUFFIX_PERCENTILES) {
       const millis = p === 'mean' ? undefined : p;
-      expected[`position_${suffix}`] = millis === undefined ? positions.reduce((s, x) => s + x, 0) / positions.length : at(sortedPositions, millis);
+      expected[`position_${suffix}`] = millis === undefined ? exactSum(positions) / positions.length : at(sortedPositions, millis);
     }
     expected.position_spread = sortedPositions[sortedPositions.length - 1]! - sortedPositions[0]!;
     const prices = columns[0]![1];
@@ -385,7 +386,7 @@ describe('a real block: slot 254170887 (helius-labs/photon, Apache-2.0; test/fix
     for (const p of AT_FEE_PERCENTILES) {
       const threshold = at(fees, p * 1000);
       const chosen = paying.filter((t) => t.priority_fee! >= threshold).map((t) => t.index / (n - 1));
-      expected[`position_at_fee_p${p}`] = chosen.reduce((s, x) => s + x, 0) / chosen.length;
+      expected[`position_at_fee_p${p}`] = exactSum(chosen) / chosen.length;
     }
     expected.tx_count = paying.length;
     expected.no_priority_tx_count = nonVote.length - paying.length;

@@ -7,7 +7,7 @@ import type { OracleBlockRow, OracleTx } from './data.js';
 import { wireDuration, wireF32, wireF64, wireInt, wireTime, windowFloor, windowLength } from './format.js';
 import { ids } from './ids.js';
 import { ascending, AT_FEE_PERCENTILES, nearestRank, SUFFIX_PERCENTILES, TIER_PERCENTILES } from './percentile.js';
-import { ceilDiv, ratioToF64 } from './rational.js';
+import { ceilDiv, exactSum, ratioToF64 } from './rational.js';
 
 export type Wire = Record<string, string | number | boolean | null>;
 
@@ -82,7 +82,6 @@ function gather(blocks: readonly FeeBlock[]) {
   return { samples, txCount: samples.length, noPriority, total, fees, consumed, requested, nonVote };
 }
 
-const sumInOrder = (values: readonly number[]) => values.reduce((s, x) => s + x, 0);
 
 /** The statistic families (price, fee, limit, position) and the position_at_fee fields. */
 function families(samples: readonly Sample[]) {
@@ -99,7 +98,7 @@ function families(samples: readonly Sample[]) {
   const positions = samples.map((s) => s.position);
   const sortedPositions = [...positions].sort(ascending);
   for (const [suffix, p] of SUFFIX_PERCENTILES) {
-    out.position![`position_${suffix}`] = n === 0 ? null : wireF32(p === 'mean' ? sumInOrder(positions) / n : nearestRank(sortedPositions, p));
+    out.position![`position_${suffix}`] = n === 0 ? null : wireF32(p === 'mean' ? exactSum(positions) / n : nearestRank(sortedPositions, p));
   }
   out.spreads!.position_spread = n === 0 ? null : wireF32(sortedPositions[n - 1]! - sortedPositions[0]!);
   const fees = samples.map((s) => s.fee).sort(ascending);
@@ -110,7 +109,7 @@ function families(samples: readonly Sample[]) {
     }
     const threshold = nearestRank(fees, p * 1000);
     const chosen = samples.filter((s) => s.fee >= threshold).map((s) => s.position);
-    out.atFee![`position_at_fee_p${p}`] = wireF32(sumInOrder(chosen) / chosen.length);
+    out.atFee![`position_at_fee_p${p}`] = wireF32(exactSum(chosen) / chosen.length);
   }
   return out as Record<'price' | 'fee' | 'limit' | 'position' | 'spreads' | 'atFee', Wire>;
 }
@@ -224,7 +223,7 @@ export function recommendationRecord(window: string, blocks: readonly FeeBlock[]
     out[`${tier}_price`] = wireInt(price);
     out[`${tier}_fee`] = wireInt(ceilDiv(price * cuLimit, 1_000_000n));
     out[`${tier}_cu_limit`] = wireInt(cuLimit);
-    out[`${tier}_landing_rank_pct`] = wireF32((100 * sumInOrder(landed)) / landed.length);
+    out[`${tier}_landing_rank_pct`] = wireF32((100 * exactSum(landed)) / landed.length);
     out[`${tier}_landing_inclusion_pct`] = wireF32(ratioToF64(100n * BigInt(perBlock.filter((b) => b.min <= price).length), BigInt(perBlock.length)));
   }
   const fills = inside.map((b) => blockFill(b, settings)).sort(ascending);

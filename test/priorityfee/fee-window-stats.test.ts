@@ -1,7 +1,7 @@
 /**
  * FeeWindowStats (the incremental statistics behind chain::priorityfee::fee streams) against the
  * fee kernels and their reference: the same fields, bit for bit, whatever the batches the samples
- * came in; duplicates, a single sample, none, and fees above 2^53.
+ * came in, in any order; duplicates, a single sample, none, and fees above 2^53.
  */
 import { describe, expect, it } from 'vitest';
 import { createFeeKernels, type FeeSamples } from '../../src/kernels/fees.js';
@@ -60,6 +60,18 @@ describe('FeeWindowStats', () => {
       expect(window.size).toBe(n);
     });
   }
+
+  it('the mean positions do not depend on the order of the samples', () => {
+    const all = samples(4000, 11);
+    const order = Array.from({ length: 4000 }, (_, i) => i).sort((a, b) => ((a * 7919) % 4001) - ((b * 7919) % 4001));
+    const pick = <T extends BigUint64Array | Float64Array>(column: T) => column.map((_, i) => column[order[i]!]!) as T;
+    const shuffled = { price: pick(all.price), fee: pick(all.fee), limit: pick(all.limit), position: pick(all.position) };
+    const inOrder = createFeeKernels().sampleStats(all) as Record<string, unknown>;
+    const window = new FeeWindowStats();
+    window.add(shuffled);
+    expectSame(window, shuffled, 'shuffled');
+    for (const field of FIELDS) expect(window.stats()[field as keyof ReturnType<FeeWindowStats['stats']>], field).toStrictEqual(inOrder[field]);
+  });
 
   it('is all null without samples', () => {
     const stats = new FeeWindowStats().stats() as Record<string, unknown>;

@@ -8,6 +8,7 @@ import { generateBlocks, type GeneratedBlock } from '../../src/generate/market.j
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { nearestRank } from '../helpers/fee-oracle.js';
+import { exactSum } from '../oracle/rational.js';
 import { callAny } from '../helpers/call.js';
 
 const SECOND = 1_000_000_000n;
@@ -64,7 +65,7 @@ function oracle(last: number, w: bigint, minSamples: number) {
     point[`${tier}_price`] = String(price);
     point[`${tier}_cu_limit`] = String(cuLimit);
     point[`${tier}_fee`] = String((price * cuLimit + 999_999n) / 1_000_000n);
-    point[`${tier}_landing_rank_pct`] = f32((100 * above.reduce((s, a) => s + a.position, 0)) / above.length);
+    point[`${tier}_landing_rank_pct`] = f32((100 * exactSum(above.map((a) => a.position))) / above.length);
     point[`${tier}_landing_inclusion_pct`] = f32((100 * mins.filter((m) => m <= price).length) / mins.length);
   }
   fills.sort((a, b) => a - b);

@@ -1,0 +1,55 @@
+/**
+ * Exact sums of positions, the one definition of a mean position (docs/semantics.md, "Mean
+ * positions"): the positions' exact sum, rounded once to the nearest f64, divided by their count.
+ * An exact sum does not depend on the order of its terms, so a window kept incrementally (entries
+ * added and removed in any order) gives the same mean, to the bit, as the kernels' pass over it.
+ *
+ * A position is an f64 in [0, 1] on the 2^-96 grid: index / (n - 1) with n < 2^32 transactions in a
+ * block is 0 or at least 2^-32, so its 53 significant bits end at or above 2^-85. A sum is kept as
+ * four unnormalized limbs of 24 bits (x * 2^96 = a3 2^72 + a2 2^48 + a1 2^24 + a0), each an f64
+ * integer: a limb takes at most 2^24 a term, so 2^29 terms add up exactly in plain f64 additions.
+ * The kernels keep the same sum as a u128 (assembly/fees/sample-stats.ts).
+ */
+
+/** Limbs per sum. */
+export const LIMBS = 4;
+const LIMB = 2 ** 24;
+const SCALE_DOWN = 2 ** -96;
+
+/** Whether `x` is a position whose exact sums this module keeps. */
+export function isPosition(x: number): boolean {
+  return x >= 0 && x <= 1 && Number.isInteger(x * 2 ** 96);
+}
+
+/** Adds the position `x` to the sum at `sums[at .. at + 4)`. */
+export function addPosition(sums: Float64Array, at: number, x: number): void {
+  let y = x * LIMB;
+  const a3 = Math.floor(y);
+  y = (y - a3) * LIMB;
+  const a2 = Math.floor(y);
+  y = (y - a2) * LIMB;
+  const a1 = Math.floor(y);
+  sums[at] += a3;
+  sums[at + 1] += a2;
+  sums[at + 2] += a1;
+  sums[at + 3] += (y - a1) * LIMB;
+}
+
+/** Adds the sum at `from[fromAt ..]` to the sum at `sums[at ..]`. */
+export function addSum(sums: Float64Array, at: number, from: Float64Array, fromAt: number): void {
+  sums[at] += from[fromAt];
+  sums[at + 1] += from[fromAt + 1];
+  sums[at + 2] += from[fromAt + 2];
+  sums[at + 3] += from[fromAt + 3];
+}
+
+/** The f64 nearest the sum at `sums[at ..]` (ties to even: `Number(bigint)`). */
+export function sumValue(sums: Float64Array, at = 0): number {
+  const scaled = (BigInt(sums[at]) << 72n) + (BigInt(sums[at + 1]) << 48n) + (BigInt(sums[at + 2]) << 24n) + BigInt(sums[at + 3]);
+  return Number(scaled) * SCALE_DOWN;
+}
+
+/** The mean of `count` (> 0) positions summing to the sum at `sums[at ..]`. */
+export function meanPosition(sums: Float64Array, at: number, count: number): number {
+  return sumValue(sums, at) / count;
+}
