@@ -74,9 +74,25 @@ export function encodeInteger(value: number | bigint): string {
 
 /** The date and time of the last second encoded: the records of a block or a candle share it. */
 let lastSecond: { seconds: bigint; text: string } | undefined;
+/**
+ * Texts of timestamps encoded lately: the points a block pushes (every pair's candles, volume,
+ * windows) share a few times, the block's and their windows' bounds. Bounded; cleared whole when full.
+ */
+const timestampTexts = new Map<bigint, string>();
+const TIMESTAMP_MEMO = 1 << 12;
 
 /** Nanoseconds since the Unix epoch as ISO-8601 UTC with exactly 9 fraction digits and Z. */
 export function encodeTimestamp(ns: bigint): string {
+  let text = timestampTexts.get(ns);
+  if (text === undefined) {
+    text = timestampText(ns);
+    if (timestampTexts.size >= TIMESTAMP_MEMO) timestampTexts.clear();
+    timestampTexts.set(ns, text);
+  }
+  return text;
+}
+
+function timestampText(ns: bigint): string {
   let seconds = ns / NS_PER_SECOND;
   let fraction = ns - seconds * NS_PER_SECOND;
   if (fraction < 0n) {

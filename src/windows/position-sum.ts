@@ -21,18 +21,21 @@ export function isPosition(x: number): boolean {
   return x >= 0 && x <= 1 && Number.isInteger(x * 2 ** 96);
 }
 
-/** Adds the position `x` to the sum at `sums[at .. at + 4)`. */
-export function addPosition(sums: Float64Array, at: number, x: number): void {
+/**
+ * Adds the position `x` to the sum at `sums[at .. at + 4)`, or takes it away with `sign` -1: a sum's
+ * limbs are the sums of its terms' limbs, whatever came and went before, so this stays exact.
+ */
+export function addPosition(sums: Float64Array, at: number, x: number, sign: 1 | -1 = 1): void {
   let y = x * LIMB;
   const a3 = Math.floor(y);
   y = (y - a3) * LIMB;
   const a2 = Math.floor(y);
   y = (y - a2) * LIMB;
   const a1 = Math.floor(y);
-  sums[at] += a3;
-  sums[at + 1] += a2;
-  sums[at + 2] += a1;
-  sums[at + 3] += (y - a1) * LIMB;
+  sums[at] += sign * a3;
+  sums[at + 1] += sign * a2;
+  sums[at + 2] += sign * a1;
+  sums[at + 3] += sign * (y - a1) * LIMB;
 }
 
 /** Adds the sum at `from[fromAt ..]` to the sum at `sums[at ..]`. */
