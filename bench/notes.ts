@@ -89,19 +89,20 @@ const ENTRIES: readonly Entry[] = [
     figures: ['e2e.replay-'],
     explain: (f) => ({
       why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, a chunk of the blocks due at a time through the ` +
-        'load\'s ingest path, then pushes to the 12 subscriptions (hundreds of records a block). A profile of the 10-minute replay ' +
-        '(45 blocks/s): 13% the streamed 1h fee window\'s position_at_fee sums, 12% garbage collection, about 17% encoding the ' +
-        'pushed records as wire JSON (records, timestamps, floats), 8% the recommendation windows\' ordered multisets, 3% the ' +
-        'dictionary of account keys, the rest spread thin. position_at_fee is a scan of the window after every block (branch-free, ' +
-        '~4 ns a sample, to stay bit for bit the kernels\' in-order f64 sums), so over an hour it is quadratic: the one-hour ' +
-        'replay\'s largest cost, and why it runs slower than the 10-minute one.',
-      close: 'position_at_fee kept incrementally: an order-free exact sum of the positions (each an f64 in [0, 1] no finer than ' +
-        '2^-70 in blocks of up to 2^17 transactions: a 96-bit fixed-point sum of them is exact), kept per fee rank in a Fenwick ' +
-        'tree, O(log n) a block; the kernels would take the ' +
-        'same exact sum (the correctly rounded mean, where the in-order f64 sum may differ in its last bit). Of the thresholds ' +
-        'a streamed window asks, 65% repeat a value it asked before, so a fold cached per threshold would help less. Then records ' +
-        'encoded once per block rather than per field and subscriber, the per-block objects as typed columns (most of the ' +
-        'garbage), and the load\'s own speed (it bounds the replay). ' + E2E_CLOSE,
+        'load\'s ingest path, then pushes to the 12 subscriptions (hundreds of records a block). A profile of the one-hour replay ' +
+        '(251 s, 35 blocks/s, after position_at_fee became an exact sum kept per chunk: it was a scan of the window after every ' +
+        'block, 36% of the CPU and quadratic within the hour): 30% the seven recommendation windows (1s to 15m; all live ' +
+        'from the first prune on, since retention keeps the recommendation points whole), nearly all of it their ordered ' +
+        'multisets taking each block\'s samples in and the expired ones out, about 0.5 us an entry; 13% the streamed 1h fee ' +
+        'window (its four ordered multisets); 14% encoding and pushing the records (5 million data points); 13% garbage ' +
+        'collection; 7% the market\'s per-pair state; 6% idle (the kernel worker\'s Parquet batches).',
+      close: 'The ordered multisets are now the replay: each fee-paying sample goes into 18 of them (prices and consumed units ' +
+        'of seven recommendation windows, four families of the fee window) and out of 14. ' +
+        'The same chunked order statistics in a WebAssembly module (keys as u64, no BigInt or typed-array call per entry, ' +
+        'as the keys dictionary went: 83-92 ns a key against 220-320) would cut the largest share; nested recommendation windows ' +
+        'could share one structure (an entry enters once and leaves each window in turn). Then each record encoded once per ' +
+        'block as wire text, the per-block objects as typed columns (most of the garbage), and the load\'s own speed (it ' +
+        'bounds the replay). ' + E2E_CLOSE,
     }),
   },
   {
