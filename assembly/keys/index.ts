@@ -151,6 +151,34 @@ function rehash(): void {
   }
 }
 
+/** Where the prefetch's reads go, so that they are not optimized away. */
+let sink: u32 = 0;
+
+/**
+ * Hashes the batch's keys into the ids region, and reads the places each lookup will read: a
+ * lookup's three dependent cache misses (its table slot, the held key's start, its bytes) are most
+ * of its time, and these reads are independent of one another, so their misses overlap; the
+ * lookups then find the lines in cache (a batch's lines fit in L2).
+ */
+function prefetch(keys: u32): void {
+  const mask = tableSlots - 1;
+  let seen: u32 = 0;
+  for (let k: usize = 0; k < <usize>keys; k++) {
+    const from = <usize>load<u32>(offsetsAt + (k << 2));
+    const len = <usize>load<u32>(offsetsAt + ((k + 1) << 2)) - from;
+    const h = hashOf(bytesAt + from, len);
+    store<u32>(idsAt + (k << 2), h);
+    seen ^= load<u32>(tableAt + ((<usize>h & mask) << 3));
+  }
+  for (let k: usize = 0; k < <usize>keys; k++) {
+    const id1 = load<u32>(tableAt + ((<usize>load<u32>(idsAt + (k << 2)) & mask) << 3));
+    if (id1 == 0) continue;
+    const start = load<u32>(startsAt + (<usize>(id1 - 1) << 2));
+    seen ^= load<u8>(arenaAt + <usize>start);
+  }
+  sink ^= seen;
+}
+
 /**
  * The ids of the batch's `keys` keys (key k is the input bytes [offsets[k], offsets[k + 1])),
  * written to the ids region; keys not held are added when `add`, NO_ID otherwise. Needs a
@@ -158,11 +186,12 @@ function rehash(): void {
  */
 export function lookup(keys: u32, add: bool): Status {
   if (<usize>keys > inputKeys || <usize>size + <usize>keys > startsCapacity - 1) return Status.CAPACITY;
+  prefetch(keys);
   for (let k: usize = 0; k < <usize>keys; k++) {
     const from = <usize>load<u32>(offsetsAt + (k << 2));
     const len = <usize>load<u32>(offsetsAt + ((k + 1) << 2)) - from;
     const p = bytesAt + from;
-    const h = hashOf(p, len);
+    const h = load<u32>(idsAt + (k << 2));
     const slot = probe(p, len, h);
     const at = tableAt + (slot << 3);
     const id1 = load<u32>(at);
