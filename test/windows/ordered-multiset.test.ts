@@ -419,6 +419,20 @@ describe('OrderedMultiset edge cases', () => {
     expect(() => new OrderedMultiset({ chunkCapacity: 4 })).toThrow(RangeError);
   });
 
+  it('payloads may first come after entries without them', () => {
+    const set = new OrderedMultiset({ chunkCapacity: 8 });
+    set.add(BigUint64Array.from({ length: 40 }, (_, i) => BigInt(i % 10)));
+    set.add(BigUint64Array.of(5n, 0n, 9n, 5n), Float64Array.of(0.5, 0.25, 1, 0.125));
+    set.remove(BigUint64Array.of(5n, 3n));
+    expect(set.size).toBe(42);
+    expect(set.payloadSumAtLeast(0n)).toBe(1.875);
+    expect(set.payloadSumAtLeast(5n)).toBe(1.625);
+    expect(set.payloadSumAtLeast(6n)).toBe(1);
+    set.remove(BigUint64Array.of(5n), Float64Array.of(0.5));
+    expect(set.payloadSumAtLeast(1n)).toBe(1.125);
+    expect(set.countAtLeast(5n)).toBe(21);
+  });
+
   it('clear empties and the set is reusable', () => {
     const set = new OrderedMultiset({ chunkCapacity: 8 });
     set.add(BigUint64Array.from({ length: 100 }, (_, i) => BigInt(i)));
