@@ -462,8 +462,8 @@ export class OrderedMultiset {
           sums.set(chunkSum(this.payloads, base, base + this.lengths[c]), LIMBS * c);
           this.sumStale[c] = 0;
         }
-        suffix.copyWithin(LIMBS * c, LIMBS * (c + 1), LIMBS * (c + 2));
-        addSum(suffix, LIMBS * c, sums, LIMBS * c);
+        const at = LIMBS * c;
+        for (let l = 0; l < LIMBS; l++) suffix[at + l] = suffix[at + LIMBS + l] + sums[at + l];
       }
       this.suffixStale = false;
     }
