@@ -95,7 +95,9 @@ const ENTRIES: readonly Entry[] = [
         'from the first prune on, since retention keeps the recommendation points whole), nearly all of it their ordered ' +
         'multisets taking each block\'s samples in and the expired ones out, about 0.5 us an entry; 13% the streamed 1h fee ' +
         'window (its four ordered multisets); 14% encoding and pushing the records (5 million data points); 13% garbage ' +
-        'collection; 7% the market\'s per-pair state; 6% idle (the kernel worker\'s Parquet batches).',
+        'collection; 7% the market\'s per-pair state; 6% idle (the kernel worker\'s Parquet batches). Since that profile the ' +
+        'sets that carry no payloads skip moving them, and the payload sums\' suffix is made limb by limb (an add and a remove ' +
+        'in a 900k-entry set 440 ns against 500 without payloads, 700 against 850 with them).',
       close: 'The ordered multisets are now the replay: each fee-paying sample goes into 18 of them (prices and consumed units ' +
         'of seven recommendation windows, four families of the fee window) and out of 14. ' +
         'The same chunked order statistics in a WebAssembly module (keys as u64, no BigInt or typed-array call per entry, ' +
