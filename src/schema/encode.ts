@@ -34,13 +34,25 @@ export function encodeFloat64(value: number | null): string | null {
   return plainDecimal(String(value));
 }
 
+/** A pure function of one argument with its results for recent arguments kept: bounded, cleared whole when full. */
+function memoized<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
+  const memo = new Map<K, V>();
+  return (key) => {
+    let value = memo.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (memo.size >= limit) memo.clear();
+      memo.set(key, value);
+    }
+    return value;
+  };
+}
+
 /**
  * Texts of float32 values encoded lately: the live answers (the newest block's fees, its windows)
- * are asked again and again, and the search below costs several toPrecision calls a value. A pure
- * function of the value, so a bounded memo; cleared whole when full.
+ * are asked again and again, and the search below costs several toPrecision calls a value.
  */
-const float32Texts = new Map<number, string>();
-const FLOAT32_MEMO = 1 << 16;
+const float32Text = memoized(1 << 16, (f: number) => shortestFloat32(f));
 
 /** Shortest decimal that round-trips to the same float32 (the value is first rounded to float32). */
 export function encodeFloat32(value: number | null): string | null {
@@ -48,13 +60,7 @@ export function encodeFloat32(value: number | null): string | null {
   const f = Math.fround(value);
   if (!Number.isFinite(f)) return null;
   if (f === 0) return '0';
-  let text = float32Texts.get(f);
-  if (text === undefined) {
-    text = shortestFloat32(f);
-    if (float32Texts.size >= FLOAT32_MEMO) float32Texts.clear();
-    float32Texts.set(f, text);
-  }
-  return text;
+  return float32Text(f);
 }
 
 function shortestFloat32(f: number): string {
@@ -74,23 +80,13 @@ export function encodeInteger(value: number | bigint): string {
 
 /** The date and time of the last second encoded: the records of a block or a candle share it. */
 let lastSecond: { seconds: bigint; text: string } | undefined;
-/**
- * Texts of timestamps encoded lately: the points a block pushes (every pair's candles, volume,
- * windows) share a few times, the block's and their windows' bounds. Bounded; cleared whole when full.
- */
-const timestampTexts = new Map<bigint, string>();
-const TIMESTAMP_MEMO = 1 << 12;
 
-/** Nanoseconds since the Unix epoch as ISO-8601 UTC with exactly 9 fraction digits and Z. */
-export function encodeTimestamp(ns: bigint): string {
-  let text = timestampTexts.get(ns);
-  if (text === undefined) {
-    text = timestampText(ns);
-    if (timestampTexts.size >= TIMESTAMP_MEMO) timestampTexts.clear();
-    timestampTexts.set(ns, text);
-  }
-  return text;
-}
+/**
+ * Nanoseconds since the Unix epoch as ISO-8601 UTC with exactly 9 fraction digits and Z. The texts
+ * of recent timestamps are kept: the points a block pushes (every pair's candles, volume, windows)
+ * share a few, the block's time and their windows' bounds.
+ */
+export const encodeTimestamp: (ns: bigint) => string = memoized(1 << 12, (ns: bigint) => timestampText(ns));
 
 function timestampText(ns: bigint): string {
   let seconds = ns / NS_PER_SECOND;
