@@ -64,8 +64,8 @@ describe('FeeWindowStats', () => {
   it('the mean positions do not depend on the order of the samples', () => {
     const all = samples(4000, 11);
     const order = Array.from({ length: 4000 }, (_, i) => i).sort((a, b) => ((a * 7919) % 4001) - ((b * 7919) % 4001));
-    const pick = <T extends BigUint64Array | Float64Array>(column: T) => column.map((_, i) => column[order[i]!]!) as T;
-    const shuffled = { price: pick(all.price), fee: pick(all.fee), limit: pick(all.limit), position: pick(all.position) };
+    const pick = (column: BigUint64Array) => BigUint64Array.from(order, (j) => column[j]!);
+    const shuffled = { price: pick(all.price), fee: pick(all.fee), limit: pick(all.limit), position: Float64Array.from(order, (j) => all.position[j]!) };
     const inOrder = createFeeKernels().sampleStats(all) as Record<string, unknown>;
     const window = new FeeWindowStats();
     window.add(shuffled);
