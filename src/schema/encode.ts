@@ -102,8 +102,13 @@ function timestampText(ns: bigint): string {
   return `${lastSecond.text}.${fraction.toString().padStart(9, '0')}Z`;
 }
 
-/** Nanoseconds as an ISO-8601 duration: PT[nH][nM][n[.f]S], hours never folded into days, PT0S for 0. */
-export function encodeDuration(ns: bigint): string {
+/**
+ * Nanoseconds as an ISO-8601 duration: PT[nH][nM][n[.f]S], hours never folded into days, PT0S for 0.
+ * The texts of recent durations are kept: most are window lengths.
+ */
+export const encodeDuration: (ns: bigint) => string = memoized(1 << 12, (ns: bigint) => durationText(ns));
+
+function durationText(ns: bigint): string {
   const sign = ns < 0n ? '-' : '';
   let rest = ns < 0n ? -ns : ns;
   const hours = rest / (3600n * NS_PER_SECOND);
