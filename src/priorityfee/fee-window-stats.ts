@@ -13,6 +13,7 @@
  */
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
+import { sumU64 } from '../schema/u64-words.js';
 import { OrderedMultiset } from '../windows/ordered-multiset.js';
 import { addPosition, LIMBS, meanPosition } from '../windows/position-sum.js';
 
@@ -58,11 +59,7 @@ export class FeeWindowStats {
     this.#sets.fee.add(samples.fee, position);
     this.#sets.limit.add(samples.limit);
     this.#positions.add(new BigUint64Array(position.buffer));
-    for (const family of U64_FAMILIES) {
-      let sum = 0n;
-      for (const x of samples[family]) sum += x;
-      this.#sums[family] += sum;
-    }
+    for (const family of U64_FAMILIES) this.#sums[family] += sumU64(samples[family]);
     for (let i = 0; i < k; i++) addPosition(this.#positionSum, 0, position[i]!);
   }
 

@@ -20,6 +20,26 @@ export const sameU64 = (words: Uint32Array, i: number, j: number): boolean =>
 export const compareU64 = (words: Uint32Array, i: number, j: number): number =>
   words[2 * i + HIGH]! - words[2 * j + HIGH]! || words[2 * i + LOW]! - words[2 * j + LOW]!;
 
+/** Values `sumU64` adds up in doubles before it makes a BigInt. */
+const SUM_RUN = 1 << 21;
+
+/** The exact sum of u64 `values`, word by word: one BigInt per 2^21 values, not one a value. */
+export function sumU64(values: BigUint64Array): bigint {
+  const words = wordsOf(values);
+  let sum = 0n;
+  for (let from = 0; from < values.length; from += SUM_RUN) {
+    // each word is below 2^32, so 2^21 of them add up exactly in a double
+    let high = 0;
+    let low = 0;
+    for (let i = from, end = Math.min(values.length, from + SUM_RUN); i < end; i++) {
+      high += words[2 * i + HIGH]!;
+      low += words[2 * i + LOW]!;
+    }
+    sum += (BigInt(high) << 32n) + BigInt(low);
+  }
+  return sum;
+}
+
 /** values[order[k]] for every k, copied word by word. */
 export function gatherU64(values: BigUint64Array, order: Uint32Array): BigUint64Array {
   const out = new BigUint64Array(order.length);

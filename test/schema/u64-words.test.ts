@@ -5,7 +5,7 @@
 import { makeVector, Bool, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boolBytes, compareU64, gatherU64, sameU64, wordsOf } from '../../src/schema/u64-words.js';
+import { boolBytes, compareU64, gatherU64, sameU64, sumU64, wordsOf } from '../../src/schema/u64-words.js';
 
 const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
 // values near each other and at the word boundaries, so that ties and one-word differences come up
@@ -13,6 +13,15 @@ const near = fc.constantFrom(0n, 1n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n + 1n, 
 const values = fc.array(fc.oneof(u64, near), { minLength: 1, maxLength: 60 });
 
 describe('u64 words', () => {
+  it('sum exactly as BigInts do, subarrays and past one run of 2^21 values included', () => {
+    fc.assert(fc.property(values, fc.nat(5), (list, skip) => {
+      const array = BigUint64Array.from(list).subarray(Math.min(skip, list.length));
+      expect(sumU64(array)).toBe(array.reduce((s, x) => s + x, 0n));
+    }));
+    const many = new BigUint64Array((1 << 21) + 3).fill(2n ** 64n - 1n);
+    expect(sumU64(many)).toBe(BigInt(many.length) * (2n ** 64n - 1n));
+  });
+
   it('compare, test equality and gather exactly as BigInts do', () => {
     fc.assert(fc.property(values, (list) => {
       const array = BigUint64Array.from(list);
