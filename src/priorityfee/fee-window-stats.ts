@@ -8,14 +8,14 @@
  *   positions keyed by their IEEE bits, which order like the values for non-negative floats);
  * - means of the u64 families: exact sums, rounded half up as the kernels do;
  * - position mean and position_at_fee_pN: exact sums of positions (windows/position-sum.ts), which
- *   do not depend on the order of the samples; position_at_fee_pN is the fee set's payload sum at or
- *   above fee_pN, the fees carrying their positions, so it costs O(log n) plus the chunks a block changed.
+ *   do not depend on the order of the samples. The fee set's entries carry their positions, so the
+ *   mean is its whole payload sum and position_at_fee_pN its payload sum at or above fee_pN: O(log n)
+ *   plus the chunks a block changed.
  */
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
 import { sumU64 } from '../schema/u64-words.js';
 import { OrderedMultiset } from '../windows/ordered-multiset.js';
-import { addPosition, LIMBS, meanPosition } from '../windows/position-sum.js';
 
 const PERCENTILES = STAT_SUFFIXES.flatMap((s) => {
   const millis = suffixMillis(s as StatSuffix);
@@ -39,11 +39,10 @@ function emptyStats(): Record<string, unknown> {
 
 /** One window's samples as incremental statistics; see the module comment. */
 export class FeeWindowStats {
-  /** The fee set's entries carry their sample's position, for position_at_fee. */
+  /** The fee set's entries carry their sample's position: the mean position and position_at_fee are its payload sums. */
   readonly #sets = { price: new OrderedMultiset(), fee: new OrderedMultiset(), limit: new OrderedMultiset() };
   readonly #sums = { price: 0n, fee: 0n, limit: 0n };
   readonly #positions = new OrderedMultiset();
-  readonly #positionSum = new Float64Array(LIMBS);
 
   /** Samples held. */
   get size(): number {
@@ -60,7 +59,6 @@ export class FeeWindowStats {
     this.#sets.limit.add(samples.limit);
     this.#positions.add(new BigUint64Array(position.buffer));
     for (const family of U64_FAMILIES) this.#sums[family] += sumU64(samples[family]);
-    for (let i = 0; i < k; i++) addPosition(this.#positionSum, 0, position[i]!);
   }
 
   /** The statistics the kernels' `sampleStats` gives for the same samples (the fields a fee window has). */
@@ -75,10 +73,10 @@ export class FeeWindowStats {
       for (const [suffix, millis] of PERCENTILES) stats[`${family}_${suffix}`] = set.percentile(millis);
       stats[`${family}_spread`] = set.max() - set.min();
     }
-    stats.position_mean = meanPosition(this.#positionSum, 0, n);
+    const fees = this.#sets.fee;
+    stats.position_mean = fees.payloadSumAtLeast(0n) / n;
     for (const [suffix, millis] of PERCENTILES) stats[`position_${suffix}`] = floatOfKey(this.#positions.percentile(millis));
     stats.position_spread = floatOfKey(this.#positions.max()) - floatOfKey(this.#positions.min());
-    const fees = this.#sets.fee;
     for (const p of POSITION_AT_FEE) {
       const threshold = fees.percentile(p * 1000);
       stats[`position_at_fee_p${p}`] = fees.payloadSumAtLeast(threshold) / fees.countAtLeast(threshold);

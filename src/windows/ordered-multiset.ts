@@ -244,11 +244,13 @@ export class OrderedMultiset {
     }
     keyWords[2 * a] = hi;
     keyWords[2 * a + 1] = lo;
-    if (payload !== 0) this.payloadsUsed = true;
     payloads[a] = payload;
+    if (payload !== 0) {
+      this.payloadsUsed = true;
+      addPosition(this.sums, LIMBS * c, payload);
+    }
     this.lengths[c] = n + 1;
     if (a === end) this.setLast(c, hi, lo, payload);
-    if (payload !== 0) addPosition(this.sums, LIMBS * c, payload);
     this.total++;
     this.prefixStale = this.suffixStale = true;
     if (n + 1 === this.capacity) this.split(c);

@@ -8,7 +8,9 @@
  * block is 0 or at least 2^-32, so its 53 significant bits end at or above 2^-85. A sum is kept as
  * four unnormalized limbs of 24 bits (x * 2^96 = a3 2^72 + a2 2^48 + a1 2^24 + a0), each an f64
  * integer: a limb takes at most 2^24 a term, so 2^29 terms add up exactly in plain f64 additions.
- * The kernels keep the same sum as a u128 (assembly/fees/sample-stats.ts).
+ * The kernels keep the same sum as a u128 (assembly/fees/sample-stats.ts). The market's ExactSum
+ * (market/exact-sum.ts) sums any floats exactly, as a list of partials per sum; positions, on a
+ * fixed grid, need only four numbers, so an ordered multiset keeps one sum a chunk in a flat array.
  */
 
 /** Limbs per sum. */
