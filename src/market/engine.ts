@@ -40,6 +40,7 @@ import { chunkTradesOf } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
 import { MarketPair, type CandleRange, type MarketHorizon } from './market-pair.js';
 import { comparePairs, type OrderedList, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
+import { RecentTradedBlocks } from './recent-blocks.js';
 import { TradeLog } from './trade-log.js';
 import { TokenBook } from './token-book.js';
 import type { TrailingPoint } from './trailing-point.js';
@@ -72,6 +73,8 @@ const UPDATE_ORDER = {
 export class MarketEngine implements ChunkObserver, PruneListener {
   readonly #usd: UsdPrices;
   readonly #pairs = new Map<string, MarketPair>();
+  /** The newest blocks' traded pairs: what live answers over many pairs walk. */
+  readonly #recent = new RecentTradedBlocks();
   /** What retention has dropped (undefined: nothing yet). */
   #horizon: MarketHorizon | undefined;
   /** Time of the newest block with trades. */
@@ -111,7 +114,15 @@ export class MarketEngine implements ChunkObserver, PruneListener {
         commitPrices();
         const updates = new BlockUpdates();
         if (this.demand.has(BLOCK)) for (const s of stats) updates.add(BLOCK, s.slot, s.time, blockTradesRecord(s));
-        for (const s of stats) this.#push(this.#pair(s.base, s.quote), s, updates);
+        const blocks = new Map<bigint, { time: bigint; pairs: MarketPair[] }>();
+        for (const s of stats) {
+          const pair = this.#pair(s.base, s.quote);
+          this.#push(pair, s, updates);
+          let block = blocks.get(s.slot);
+          if (!block) blocks.set(s.slot, (block = { time: s.time, pairs: [] }));
+          block.pairs.push(pair);
+        }
+        for (const [, block] of [...blocks].sort(([a], [b]) => (a < b ? -1 : 1))) this.#recent.add(block.time, block.pairs);
         if (stats.length > 0) this.#newest = stats[stats.length - 1]!.time;
         return updates.list(UPDATE_ORDER);
       },
@@ -162,6 +173,8 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   blocks(filter: PairFilter, limit: number, at?: bigint): BlockTradesRecord[] {
     this.#checkAt(at);
     const listedFrom = this.#horizon?.listedFrom;
+    const recent = this.#walk(filter, limit, at, listedFrom);
+    if (recent) return recent.map(({ pair, k }) => blockTradesRecord(pair.series.stats(pair.series.length - 1 - k)));
     const lists = this.#matching(filter).map(({ series }) => {
       const n = at === undefined ? series.length : series.countBefore(at);
       const held = listedFrom === undefined ? n : n - series.countBefore(listedFrom, 0, n);
@@ -209,6 +222,13 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     const width = windowNanos(window);
     this.#checkAt(at);
     this.#checkReach(width, at);
+    const make = (pair: MarketPair, count: number) => pair.points(window, count, at, this.#horizon);
+    const key = (pair: MarketPair) => ({ base: pair.base, quote: pair.quote, window, width });
+    // a point is held from the block at or after both bounds on (MarketPair.pointCount)
+    const horizon = this.#horizon;
+    const from = horizon && (horizon.listedFrom > horizon.blocksFrom + width - 1n ? horizon.listedFrom : horizon.blocksFrom + width - 1n);
+    const recent = this.#walk(filter, limit, at, from);
+    if (recent) return madeInOrder(recent, make).map(({ pair, made }) => record(key(pair), made));
     // a point's time and slot are its block's
     const lists = this.#matching(filter).map((pair) => {
       const n = at === undefined ? pair.series.length : pair.series.countBefore(at);
@@ -222,8 +242,17 @@ export class MarketEngine implements ChunkObserver, PruneListener {
       const sy = y.pair.series.values.slot[y.key]!;
       return sx !== sy ? (sx > sy ? -1 : 1) : comparePairs(x.pair, y.pair);
     };
-    return newestMade(lists, newer, limit, (pair, count) => pair.points(window, count, at, this.#horizon))
-      .map(({ pair, made }) => record({ base: pair.base, quote: pair.quote, window, width }, made));
+    return newestMade(lists, newer, limit, make).map(({ pair, made }) => record(key(pair), made));
+  }
+
+  /**
+   * A live answer over more than one pair from the newest blocks (blocks at or after `from`), newest
+   * first, then by pair: each pair's k-th newest block. Undefined for one pair or an as-of answer
+   * (their series are read directly), and when the kept blocks do not reach the answer's end.
+   */
+  #walk(filter: PairFilter, limit: number, at: bigint | undefined, from: bigint | undefined) {
+    if (at !== undefined || (filter.base !== undefined && filter.quote !== undefined)) return undefined;
+    return this.#recent.newest(limit, (pair) => matchesPair(filter, pair.base, pair.quote), from);
   }
 
   /** Refuses an `at` at or before the horizon: what was listed before it is gone. */
@@ -272,7 +301,11 @@ function newestMade<K, V>(
   make: (pair: MarketPair, count: number) => V[],
 ): { pair: MarketPair; made: V }[] {
   const keyed = lists.map(({ pair, keys }) => ({ length: Math.min(keys.length, limit), at: (k: number): PairItem<K> => ({ pair, key: keys.at(k)! }) }));
-  const chosen = mergeOrdered(keyed, order, limit);
+  return madeInOrder(mergeOrdered(keyed, order, limit), make);
+}
+
+/** The items `chosen` (each pair's newest first, pairs interleaved), made with one `make(pair, count)` a pair. */
+function madeInOrder<V>(chosen: readonly { pair: MarketPair }[], make: (pair: MarketPair, count: number) => V[]): { pair: MarketPair; made: V }[] {
   const counts = new Map<MarketPair, number>();
   for (const { pair } of chosen) counts.set(pair, (counts.get(pair) ?? 0) + 1);
   const made = new Map([...counts].map(([pair, count]) => [pair, { items: make(pair, count), next: 0 }]));
