@@ -196,6 +196,16 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     if (this.#horizon && open !== undefined && open < this.#horizon.blocksFrom) {
       throw prunedHistory('at', 'market blocks', { from: open }, this.#horizon.blocksFrom);
     }
+    if (at === undefined && (filter.base === undefined || filter.quote === undefined)) {
+      // a live answer over many pairs: the candles of the newest blocks' pairs, in range and not dropped
+      const dropped = this.#horizon && this.#horizon.listedFrom - width + 1n;
+      const from = dropped === undefined || (range.from !== undefined && range.from > dropped) ? range.from : dropped;
+      const recent = this.#recent.newestCandles(width, limit, (pair) => matchesPair(filter, pair.base, pair.quote), from, range.to);
+      if (recent) {
+        return madeInOrder(recent, (pair, count) => pair.candles(window, count, range, this.#horizon))
+          .map(({ pair, made }) => candleRecord(pair.series, window, width, made));
+      }
+    }
     const lists = this.#matching(filter).map((pair) => ({ pair, keys: pair.candleStarts(window, range, this.#horizon) }));
     const newer = (x: PairItem<bigint>, y: PairItem<bigint>) => (x.key !== y.key ? (x.key > y.key ? -1 : 1) : comparePairs(x.pair, y.pair));
     return newestMade(lists, newer, limit, (pair, count) => pair.candles(window, count, range, this.#horizon))
