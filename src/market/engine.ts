@@ -38,7 +38,7 @@ import { blockStats, type BlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
-import { MarketPair, type CandleRange, type MarketHorizon } from './market-pair.js';
+import { candlesHeldFrom, MarketPair, pointsHeldFrom, type CandleRange, type MarketHorizon } from './market-pair.js';
 import { comparePairs, type OrderedList, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
 import { RecentTradedBlocks } from './recent-blocks.js';
 import { TradeLog } from './trade-log.js';
@@ -173,7 +173,7 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   blocks(filter: PairFilter, limit: number, at?: bigint): BlockTradesRecord[] {
     this.#checkAt(at);
     const listedFrom = this.#horizon?.listedFrom;
-    const recent = this.#walk(filter, limit, at, listedFrom);
+    const recent = this.#walks(filter, at) ? this.#recent.newest(limit, this.#matches(filter), listedFrom) : undefined;
     if (recent) return recent.map(({ pair, k }) => blockTradesRecord(pair.series.stats(pair.series.length - 1 - k)));
     const lists = this.#matching(filter).map(({ series }) => {
       const n = at === undefined ? series.length : series.countBefore(at);
@@ -196,20 +196,14 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     if (this.#horizon && open !== undefined && open < this.#horizon.blocksFrom) {
       throw prunedHistory('at', 'market blocks', { from: open }, this.#horizon.blocksFrom);
     }
-    if (at === undefined && (filter.base === undefined || filter.quote === undefined)) {
-      // a live answer over many pairs: the candles of the newest blocks' pairs, in range and not dropped
-      const dropped = this.#horizon && this.#horizon.listedFrom - width + 1n;
-      const from = dropped === undefined || (range.from !== undefined && range.from > dropped) ? range.from : dropped;
-      const recent = this.#recent.newestCandles(width, limit, (pair) => matchesPair(filter, pair.base, pair.quote), from, range.to);
-      if (recent) {
-        return madeInOrder(recent, (pair, count) => pair.candles(window, count, range, this.#horizon))
-          .map(({ pair, made }) => candleRecord(pair.series, window, width, made));
-      }
-    }
-    const lists = this.#matching(filter).map((pair) => ({ pair, keys: pair.candleStarts(window, range, this.#horizon) }));
+    const make = (pair: MarketPair, count: number) => pair.candles(window, count, range, this.#horizon);
+    const from = candlesHeldFrom(range.from, this.#horizon, width);
+    const recent = this.#walks(filter, at) ? this.#recent.newestCandles(width, limit, this.#matches(filter), from, range.to) : undefined;
     const newer = (x: PairItem<bigint>, y: PairItem<bigint>) => (x.key !== y.key ? (x.key > y.key ? -1 : 1) : comparePairs(x.pair, y.pair));
-    return newestMade(lists, newer, limit, (pair, count) => pair.candles(window, count, range, this.#horizon))
-      .map(({ pair, made }) => candleRecord(pair.series, window, width, made));
+    const made = recent
+      ? madeInOrder(recent, make)
+      : newestMade(this.#matching(filter).map((pair) => ({ pair, keys: pair.candleStarts(window, range, this.#horizon) })), newer, limit, make);
+    return made.map(({ pair, made: candle }) => candleRecord(pair.series, window, width, candle));
   }
 
   /** chain::market::volume: newest first (time, slot descending, then base and quote). */
@@ -234,10 +228,8 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     this.#checkReach(width, at);
     const make = (pair: MarketPair, count: number) => pair.points(window, count, at, this.#horizon);
     const key = (pair: MarketPair) => ({ base: pair.base, quote: pair.quote, window, width });
-    // a point is held from the block at or after both bounds on (MarketPair.pointCount)
-    const horizon = this.#horizon;
-    const from = horizon && (horizon.listedFrom > horizon.blocksFrom + width - 1n ? horizon.listedFrom : horizon.blocksFrom + width - 1n);
-    const recent = this.#walk(filter, limit, at, from);
+    const from = pointsHeldFrom(this.#horizon, width);
+    const recent = this.#walks(filter, at) ? this.#recent.newest(limit, this.#matches(filter), from) : undefined;
     if (recent) return madeInOrder(recent, make).map(({ pair, made }) => record(key(pair), made));
     // a point's time and slot are its block's
     const lists = this.#matching(filter).map((pair) => {
@@ -256,13 +248,16 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   }
 
   /**
-   * A live answer over more than one pair from the newest blocks (blocks at or after `from`), newest
-   * first, then by pair: each pair's k-th newest block. Undefined for one pair or an as-of answer
-   * (their series are read directly), and when the kept blocks do not reach the answer's end.
+   * Whether an answer walks the newest blocks (recent-blocks.ts): a live one over more than one pair.
+   * One pair's series, and every series as of a time, are read directly; a walk that runs past the
+   * kept blocks answers undefined, and the pairs' series are merged instead.
    */
-  #walk(filter: PairFilter, limit: number, at: bigint | undefined, from: bigint | undefined) {
-    if (at !== undefined || (filter.base !== undefined && filter.quote !== undefined)) return undefined;
-    return this.#recent.newest(limit, (pair) => matchesPair(filter, pair.base, pair.quote), from);
+  #walks(filter: PairFilter, at: bigint | undefined): boolean {
+    return at === undefined && (filter.base === undefined || filter.quote === undefined);
+  }
+
+  #matches(filter: PairFilter): (pair: MarketPair) => boolean {
+    return (pair) => matchesPair(filter, pair.base, pair.quote);
   }
 
   /** Refuses an `at` at or before the horizon: what was listed before it is gone. */
@@ -284,7 +279,7 @@ export class MarketEngine implements ChunkObserver, PruneListener {
       const pair = this.#pairs.get(pairKey(filter.base, filter.quote));
       return pair ? [pair] : [];
     }
-    return [...this.#pairs.values()].filter((p) => matchesPair(filter, p.base, p.quote));
+    return [...this.#pairs.values()].filter(this.#matches(filter));
   }
 
   #pair(base: string, quote: string): MarketPair {

@@ -40,6 +40,19 @@ export interface MarketHorizon {
   readonly blocksFrom: bigint;
 }
 
+/** The earliest time a trailing point of `width` is held from under retention: both its block and its window's blocks must be. */
+export function pointsHeldFrom(horizon: MarketHorizon | undefined, width: bigint): bigint | undefined {
+  if (horizon === undefined) return undefined;
+  const whole = horizon.blocksFrom + width - 1n;
+  return horizon.listedFrom > whole ? horizon.listedFrom : whole;
+}
+
+/** The earliest candle opening listed: `from`, and under retention none that ended by the cut. */
+export function candlesHeldFrom(from: bigint | undefined, horizon: MarketHorizon | undefined, width: bigint): bigint | undefined {
+  const dropped = horizon === undefined ? undefined : horizon.listedFrom - width + 1n;
+  return from === undefined ? dropped : dropped === undefined || from > dropped ? from : dropped;
+}
+
 interface LiveWindow {
   readonly window: TrailingWindow;
   readonly width: bigint;
@@ -85,8 +98,7 @@ export class MarketPair {
     const withNewest = listed && (from === undefined || newest >= from) && (to === undefined || newest < to);
     // every candle before the newest one is finished; those ended by the cut are dropped at the next prune
     const top = book.countBefore(to !== undefined && to < newest ? to : newest);
-    const dropped = horizon === undefined ? undefined : horizon.listedFrom - book.width + 1n;
-    const low = from === undefined ? dropped : dropped === undefined || from > dropped ? from : dropped;
+    const low = candlesHeldFrom(from, horizon, book.width);
     const bottom = low === undefined ? 0 : Math.min(top, book.countBefore(low));
     return { book, n, newest, withNewest, top, bottom };
   }
@@ -121,10 +133,9 @@ export class MarketPair {
    */
   pointCount(width: bigint, at?: bigint, horizon?: MarketHorizon): number {
     const n = this.#blocksBefore(at);
-    if (horizon === undefined) return n;
     // a point is held from the block at or after both bounds on: the held blocks are a suffix
-    const from = horizon.listedFrom > horizon.blocksFrom + width - 1n ? horizon.listedFrom : horizon.blocksFrom + width - 1n;
-    return n - this.series.countBefore(from, 0, n);
+    const from = pointsHeldFrom(horizon, width);
+    return from === undefined ? n : n - this.series.countBefore(from, 0, n);
   }
 
   /**
@@ -135,7 +146,8 @@ export class MarketPair {
     const n = this.#blocksBefore(at);
     const s = this.series;
     const width = windowNanos(window);
-    const held = (j: number) => horizon === undefined || (s.time[j]! >= horizon.listedFrom && s.time[j]! + 1n - width >= horizon.blocksFrom);
+    const heldFrom = pointsHeldFrom(horizon, width);
+    const held = (j: number) => heldFrom === undefined || s.time[j]! >= heldFrom;
     if (n === 0 || !held(n - 1)) return [];
     // a live window is made only where its blocks are held (a pair that traded within retention)
     const live = held(s.length - 1) ? this.#liveWindow(window) : undefined;

@@ -4,13 +4,15 @@
  * series; as of a time they merge. Both must give the same wire records in the same order: the
  * live answer equals the same query as of just after the newest block, in a wide market, under
  * every filter and limit, once the kept blocks no longer reach back to the first (the walk then
- * hands over to the merge), and under retention.
+ * hands over to the merge), and under retention; and the keys and order of the answers are those
+ * the generated trades give.
  */
 import { describe, expect, it } from 'vitest';
 import { SOL_MINT, USDC_MINT, USDT_MINT } from '../../src/generate/constants.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
+import { parseIsoTimestamp } from '../../src/schema/time.js';
 
 const rows = (blocks: readonly GeneratedBlock[]) => ({
   blocks: blocks.map((b) => b.block), transactions: blocks.flatMap((b) => b.transactions), trades: blocks.flatMap((b) => b.trades),
@@ -32,6 +34,25 @@ function queries(rare: string, market: readonly GeneratedBlock[]): [string, Reco
     }
   }
   return out;
+}
+
+/**
+ * The keys of the newest `limit` block aggregates and 1m candles over every pair, straight from the
+ * generated trades (an independent reference of the order: time descending, then base, then quote).
+ */
+function expectedKeys(market: readonly GeneratedBlock[], limit: number): { blocks: string[]; candles: string[] } {
+  const newestFirst = (keys: Set<string>) => [...keys].map((k) => k.split(' ')).sort((x, y) => {
+    const [tx, bx, qx] = x as [string, string, string];
+    const [ty, by, qy] = y as [string, string, string];
+    if (tx !== ty) return BigInt(ty) > BigInt(tx) ? 1 : -1;
+    return bx !== by ? (bx < by ? -1 : 1) : qx < qy ? -1 : qx > qy ? 1 : 0;
+  }).slice(0, limit).map((k) => k.join(' '));
+  const trades = market.flatMap((b) => b.trades);
+  const minute = 60_000_000_000n;
+  return {
+    blocks: newestFirst(new Set(trades.map((t) => `${t.slot} ${t.base} ${t.quote}`))),
+    candles: newestFirst(new Set(trades.map((t) => `${(t.timestamp / minute) * minute} ${t.base} ${t.quote}`))),
+  };
 }
 
 /** The pair traded least often: its base. */
@@ -69,10 +90,12 @@ describe('live answers over many pairs equal the merged answers as of the newest
       for (let i = 300; i < market.length - 3; i += 400) await engine.ingest(rows(market.slice(i, Math.min(i + 400, market.length - 3))));
       for (const block of market.slice(-3)) await engine.ingest(rows([block]));
       expect(await expectLiveEqualsAsOf(engine, market, rare)).toBeGreaterThan(0);
-      // the answers are the newest blocks' pairs: the first record is the newest block's first pair
-      const [first] = (await engine.call('chain::market::block', { limit: 1 })) as { slot: string; base: string; quote: string }[];
-      const newestTraded = market.filter((b) => b.trades.length > 0).at(-1)!;
-      expect(BigInt(first!.slot)).toBe(newestTraded.block.slot);
+      // and both are what the trades say, in order
+      const expected = expectedKeys(market, 1000);
+      const blocks = (await engine.call('chain::market::block', { limit: 1000 })) as { slot: string; base: string; quote: string }[];
+      expect(blocks.map((r) => `${r.slot} ${r.base} ${r.quote}`)).toEqual(expected.blocks);
+      const candles = (await engine.call('chain::market::ohlcv', { window: '1m', limit: 1000 })) as { timestamp: string; base: string; quote: string }[];
+      expect(candles.map((r) => `${parseIsoTimestamp(r.timestamp)} ${r.base} ${r.quote}`)).toEqual(expected.candles);
     } finally {
       await engine.close();
     }
