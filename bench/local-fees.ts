@@ -10,7 +10,7 @@ import { busiestAccounts } from '../src/generate/accounts.js';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../src/generate/market.js';
 import { rowsToTable } from '../src/ingest/arrow.js';
 import { createEngine } from '../src/index.node.js';
-import { residentTransactions } from '../src/store/transaction-segments.js';
+import { residentTransactions, type AccountSpans } from '../src/store/transaction-segments.js';
 import type { TransactionRow } from '../src/schema/tables.js';
 import { elapsedMs, statsOf, type Figure, type Target } from './harness.js';
 import type { BenchOptions } from './options.js';
@@ -37,7 +37,8 @@ function residentBytes(blocks: readonly GeneratedBlock[]): Record<string, number
   const table = rowsToTable('transactions', rows);
   const times = new Map(blocks.map((b) => [b.block.slot, b.block.timestamp]));
   const resident = residentTransactions(table, (slot) => times.get(slot)!);
-  const { accounts, columns } = resident;
+  const { columns } = resident;
+  const accounts = resident.accounts as AccountSpans; // interned from the table's own column
   const fees = [columns.isVote, columns.failed, columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit,
     columns.computeUnitsConsumed, columns.consumedKnown, columns.index].reduce((n, a) => n + a.byteLength, 0);
   const n = blocks.length;

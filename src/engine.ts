@@ -202,7 +202,8 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     const rows = isRowsSource(source);
     if (rows) return unitsFromRows(rows, (item) => validateInput(item, `replay#${++ingestCalls}`));
     return unitsFromLoader(async (sink) =>
-      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict }, (await kernels()).parquet));
+      // a replay's streams read every block's accounts as it comes: read at once, not back from the file
+      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict, accountsInFile: false }, (await kernels()).parquet));
   }
 
   /** One connection's dispatch and subscriptions, its pushes sent as JSON text (ports, WebSockets). */

@@ -22,6 +22,9 @@ let marketKernels: MarketKernels | undefined;
 const market = (): MarketKernels => (marketKernels ??= createMarketKernels());
 const parquet = createParquetDecoder();
 
+/** Bytes that own their whole buffer, so that it can be transferred: parquet-wasm hands out such copies; anything else is copied. */
+const owned = (bytes: Uint8Array): Uint8Array => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
+
 /** A result object of typed arrays, its buffers transferred back instead of copied. */
 const transferred = <T extends object>(result: T): T =>
   Comlink.transfer(result, [...new Set(Object.values(result).filter(ArrayBuffer.isView).map((v) => v.buffer as ArrayBuffer))]);
@@ -56,11 +59,12 @@ const api: KernelWorkerApi = {
     return Comlink.transfer(opened, [opened.schema.buffer as ArrayBuffer]);
   },
   async parquetNext(handle) {
-    const bytes = await parquet.next(handle);
-    if (bytes === undefined) return undefined;
-    // parquet-wasm hands out copies that own their buffer; anything else is copied before it is given away
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    return Comlink.transfer(own, [own.buffer as ArrayBuffer]);
+    const parts = await parquet.next(handle);
+    return parts && Comlink.transfer(parts.map(owned), parts.map((bytes) => owned(bytes).buffer as ArrayBuffer));
+  },
+  async parquetReadRows(location, columns, from, to) {
+    const bytes = owned(await parquet.readRows(location, columns, from, to));
+    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   },
   parquetClose: (handle) => parquet.close(handle),
 };

@@ -40,6 +40,14 @@ export interface LoadOptions {
    */
   strict?: boolean;
   /**
+   * A Parquet transactions file's write-locked and read-only accounts (most of its bytes) are
+   * checked at load and left in the file: the write-locked ones are read back when a local fee
+   * market (chain::priorityfee::estimate, ::recent) first asks for their blocks, so the file must
+   * stay where it is, unchanged, while its blocks are held (a read back from a file that changed
+   * fails, naming it). Default true; false reads them at load, as other formats are.
+   */
+  accountsInFile?: boolean;
+  /**
    * Stops the load before its next chunk (a server shutting down): the chunk being committed is
    * finished, and the load rejects with the signal's reason; what was committed stays.
    */
@@ -110,7 +118,7 @@ export async function loadInputs(
 
   // a tokens table names its mints as the dump's author meant: a raw block's row (names from a token list at best) does not overwrite it
   const tabled = new Set<string>();
-  const read = { batchRows: options.batchRows, parquet };
+  const read = { batchRows: options.batchRows, parquet, keyListsInFile: options.accountsInFile ?? true };
   for await (const chunk of mergeBySlot(plan.tokenTables.map((input) => readTableFile(input, read)))) {
     for (const batch of chunk) for (const mint of batch.rows.getChild('mint')?.toArray() ?? []) tabled.add(mint as string);
     await commit(chunk);

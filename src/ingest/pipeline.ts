@@ -19,6 +19,7 @@ import { Ingestion, type IngestionRecord } from '../schema/records.js';
 import type { TableName } from '../schema/tables.js';
 import type { CommitUnit, RecordRows, Store } from '../store/store.js';
 import { residentSteps, type ResidentTransactions } from '../store/transaction-segments.js';
+import { chunkAccounts, type RowOrigins } from './chunk-accounts.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
@@ -103,6 +104,18 @@ function origin(part: TablePart, i: number): { source: string; row: number } {
   const k = lowerBound(part.starts, i + 1) - 1; // the last batch starting at or before row i
   const batch = part.batches[k]!;
   return { source: batch.source, row: batch.rowNumbers?.[i - part.starts[k]!] ?? Number.NaN };
+}
+
+/** Where each row of a part's table came from once the rows `keep` drops are gone: its batch, and its row there. */
+function rowOrigins(part: TablePart, keep: Uint8Array | undefined): RowOrigins {
+  const n = part.table.numRows;
+  const batch = new Uint32Array(n);
+  const local = new Uint32Array(n);
+  let at = 0;
+  for (let k = 0, i = 0; k < part.batches.length; k++) {
+    for (let end = part.starts[k + 1] ?? n; i < end; i++) if (!keep || keep[i]) (batch[at] = k), (local[at++] = i - part.starts[k]!);
+  }
+  return { batch: batch.subarray(0, at), local: local.subarray(0, at) };
 }
 
 /** Runs of equal consecutive values of a slot column: [slot, first row, end row) (one run per block when sorted). */
@@ -283,7 +296,8 @@ export class IngestPipeline {
       if (name === 'trades') view.trades = table;
       else if (name === 'transactions') {
         const time = (slot: bigint) => blockTime.get(slot)!;
-        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, view.transactionColumns));
+        const accounts = await chunkAccounts(table, part.batches, () => rowOrigins(part, keep.transactions));
+        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, view.transactionColumns, accounts));
         if (slices.spent) await slices.next();
       } else unit[name] = table;
       report.ingested += table.numRows;

@@ -117,6 +117,6 @@ function splitBatch(batch: ValidatedBatch, safe: bigint): [ValidatedBatch, Valid
   }
   return [
     { ...batch, rows: before.rows, rowNumbers: before.rowNumbers, read: batch.read - after.rows.numRows },
-    { table: batch.table, source: batch.source, rows: after.rows, rowNumbers: after.rowNumbers, read: after.rows.numRows, rejections: [] },
+    { table: batch.table, source: batch.source, rows: after.rows, rowNumbers: after.rowNumbers, read: after.rows.numRows, rejections: [], ...(batch.deferred ? { deferred: batch.deferred } : {}) },
   ];
 }

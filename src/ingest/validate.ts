@@ -35,6 +35,21 @@ export interface ValidatedBatch {
   /** The source row number of each valid row (for errors found later, across tables). */
   rowNumbers?: readonly number[] | Uint32Array;
   rejections: Rejection[];
+  /**
+   * Columns left in the file (checked where it was decoded), null in `rows`: row r of `rows` has
+   * them at row `rowNumbers[r] - 1` of the file.
+   */
+  deferred?: DeferredColumns;
+}
+
+/** Columns of a file read back by row when first needed (files/parquet.ts). */
+export interface DeferredColumns {
+  /** The file's name. */
+  readonly source: string;
+  /** The columns left in the file. */
+  readonly columns: readonly string[];
+  /** Rows [from, to) of the file (0-based), those columns only. */
+  read(from: number, to: number): Promise<Table>;
 }
 
 /** The reason a value was refused; returned (not thrown) by the normalisers. */

@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
 import type { BlockAggregates, BlockOptions, Candles, TradeColumns } from './market.js';
-import type { ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
+import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
 import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
 
 /** What workers/kernel.worker.ts exposes over Comlink. */
@@ -25,8 +25,9 @@ export interface KernelWorkerApi {
   /** Where the worker's parquet-wasm (esm build) takes its wasm from: a page's `parquetWasm` setting. */
   configureParquet(wasm: PostableParquetWasm): Promise<void>;
   /** Parquet decoding (src/ingest/files/parquet-decoder.ts): each batch's IPC bytes transferred back. */
-  parquetOpen(location: ParquetLocation, options: ParquetReadOptions): Promise<{ handle: number; schema: Uint8Array }>;
-  parquetNext(handle: number): Promise<Uint8Array | undefined>;
+  parquetOpen(location: ParquetLocation, options: ParquetReadOptions): Promise<OpenedParquet>;
+  parquetNext(handle: number): Promise<Uint8Array[] | undefined>;
+  parquetReadRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array>;
   parquetClose(handle: number): Promise<void>;
 }
 
@@ -105,6 +106,7 @@ export function createKernelClient(
       open: (location, options) => call(() => remote.parquetOpen(location, options)),
       next: (handle) => call(() => remote.parquetNext(handle)),
       close: (handle) => call(() => remote.parquetClose(handle)),
+      readRows: (location, columns, from, to) => call(() => remote.parquetReadRows(location, columns, from, to)),
     },
     ready: () =>
       call(() => remote.ready()).catch(async (error: unknown) => {

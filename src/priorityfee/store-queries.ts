@@ -4,7 +4,7 @@
  */
 import { prunedHistory } from '../store/retention.js';
 import type { Store } from '../store/store.js';
-import type { ResidentTransactions } from '../store/transaction-segments.js';
+import type { TransactionsView } from '../store/transaction-segments.js';
 
 export interface BlockRef {
   slot: bigint;
@@ -26,7 +26,7 @@ export async function newestFeeBlock(store: Store, at?: bigint): Promise<BlockRe
 }
 
 /** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index); refused when pruned. */
-export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<ResidentTransactions> {
+export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<TransactionsView> {
   const held = store.prunedBefore;
   // only an as-of answer reads this far back (retain is at least the longest live span)
   if (held !== undefined && from < held) throw prunedHistory('at', 'transactions', { from }, held);

@@ -23,7 +23,7 @@ import type { TopTransactionRecord } from '../schema/records.js';
 import { windowNanos } from '../schema/time.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import type { Store } from '../store/store.js';
-import type { ResidentTransactions } from '../store/transaction-segments.js';
+import type { TransactionsView } from '../store/transaction-segments.js';
 import { newestFeeBlock, transactionsSince } from './store-queries.js';
 import { topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
 
@@ -130,7 +130,7 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
  * Block b's best fee payers as top-list entries, best first: the transactions whose text the store
  * keeps (each block's best BEST_PER_BLOCK, the most the list can take from one block).
  */
-function blockEntries(resident: ResidentTransactions, b: number, time: bigint): TopEntry[] {
+function blockEntries(resident: TransactionsView, b: number, time: bigint): TopEntry[] {
   const { columns, kept, keptOffsets, text } = resident;
   const slot = columns.slots[b]!;
   const entries: TopEntry[] = [];

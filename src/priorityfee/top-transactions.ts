@@ -5,7 +5,7 @@
 import { BEST_PER_BLOCK } from '../ingest/block-columns.js';
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
-import type { ResidentTransactions } from '../store/transaction-segments.js';
+import type { TransactionsView } from '../store/transaction-segments.js';
 
 /**
  * At most this many data points, whatever the limit (the seed: "up to 100 data points"); the store
@@ -15,7 +15,7 @@ export const TOP_TRANSACTIONS_CAP = BEST_PER_BLOCK;
 
 /** Where an entry's text is: row `row` of a store segment's kept text (decoded only when answered). */
 export interface TextRef {
-  readonly text: ResidentTransactions['text'];
+  readonly text: TransactionsView['text'];
   readonly row: number;
 }
 

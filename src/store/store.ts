@@ -30,7 +30,7 @@ import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
 import type { AccountKeys } from './account-keys.js';
-import { TransactionSegments, type ResidentTransactions, type SegmentRange } from './transaction-segments.js';
+import { TransactionSegments, type ResidentTransactions, type SegmentRange, type TransactionsView } from './transaction-segments.js';
 
 /**
  * One unit's canonical rows: an Arrow table per table stored in DuckDB-WASM, columns named as in
@@ -273,12 +273,12 @@ export class Store {
   }
 
   /** The transactions of slots first..last (inclusive), by (slot, index), as resident; read at once (see #resident). */
-  transactions(first: bigint, last: bigint): Promise<ResidentTransactions> {
+  transactions(first: bigint, last: bigint): Promise<TransactionsView> {
     return this.#resident(() => this.#transactions.between(first, last));
   }
 
   /** The transactions of the blocks from time `from` on, up to slot `last`, as resident (`transactions`). */
-  transactionsFrom(from: bigint, last: bigint): Promise<ResidentTransactions> {
+  transactionsFrom(from: bigint, last: bigint): Promise<TransactionsView> {
     return this.#resident(() => this.#transactions.between(this.#transactions.firstSlotFrom(from) ?? last, last));
   }
 
@@ -292,7 +292,10 @@ export class Store {
     return this.#transactions.firstTime;
   }
 
-  /** The same transactions as `transactions`, as the ranges of blocks the store holds them in (no copy). */
+  /**
+   * The same transactions as `transactions`, as the ranges of blocks the store holds them in (no
+   * copy), with their accounts (read back from their file first where a load left them there).
+   */
   transactionRanges(first: bigint, last: bigint): Promise<SegmentRange[]> {
     return this.#resident(() => this.#transactions.ranges(first, last));
   }
@@ -301,7 +304,7 @@ export class Store {
    * A read of the resident transactions: at once, not queued (they are appended when a commit is
    * made, or written, for one its caller waits for), but failing like every other call.
    */
-  async #resident<T>(read: () => T): Promise<T> {
+  async #resident<T>(read: () => T | Promise<T>): Promise<T> {
     if (this.#closed) throw new Error('store is closed');
     if (this.#failed) throw this.#failed;
     return read();

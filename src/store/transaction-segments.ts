@@ -9,13 +9,17 @@
  * block's best fee payers only (BEST_PER_BLOCK, what a top list can show), as UTF-8 bytes copied out
  * of the input, and each transaction's write-locked accounts as a span of ids in a dictionary of
  * account keys (account-keys.ts; read by the local fee markets). The canonical table itself (~230
- * bytes a transaction, most of it base58 text) is not kept.
+ * bytes a transaction, most of it base58 text) is not kept. A load from Parquet leaves the accounts
+ * in the file: a segment then keeps each transaction's row there, and reads the lists back and
+ * interns them when a local fee market first asks for its blocks (`ranges`).
  */
 import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
+import type { ChunkAccounts } from '../ingest/chunk-accounts.js';
+import type { DeferredColumns } from '../ingest/validate.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { AccountKeys, KEY_BATCH } from './account-keys.js';
-import { runToEnd, type Steps } from '../platform/event-loop.js';
+import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 
 /**
  * The write-locked accounts of transactions: transaction i (a row of the columns) locks the keys
@@ -27,21 +31,36 @@ export interface AccountSpans {
   readonly ids: Uint32Array;
 }
 
+/** Write-locked accounts left in a file: transaction i's list is at row `rows[i]` of `file`. */
+export interface FileAccounts {
+  readonly file: DeferredColumns;
+  readonly rows: Uint32Array;
+}
+
+const inFile = (accounts: AccountSpans | FileAccounts): accounts is FileAccounts => 'file' in accounts;
+
+/** Transactions with their accounts as spans of ids. */
+export type SpannedTransactions = ResidentTransactions & { readonly accounts: AccountSpans };
+
 /** Blocks [from, to) of a segment, as held (a reader that copies what it needs takes these, not a concatenation). */
 export interface SegmentRange {
-  readonly segment: ResidentTransactions;
+  readonly segment: SpannedTransactions;
   readonly from: number;
   readonly to: number;
 }
 
 /** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
-export interface ResidentTransactions {
+export interface ResidentTransactions extends TransactionsView {
+  /** Their write-locked accounts (or where they are: read back by `TransactionSegments.ranges`). */
+  readonly accounts: AccountSpans | FileAccounts;
+}
+
+/** What a reader of a slot range gets (`between`): the transactions without their accounts. */
+export interface TransactionsView {
   /** The fee columns of every transaction, per block, ordered by (slot, index). */
   readonly columns: ChunkTransactions;
   /** Each block's time (ns), in the order of `columns.slots`: retention cuts by time. */
   readonly times: BigInt64Array;
-  /** Their write-locked accounts. */
-  readonly accounts: AccountSpans;
   /** Positions in `columns` whose text is kept: each block's best fee payers, best first, block after block. */
   readonly kept: Uint32Array;
   /** Block b's kept transactions are kept[keptOffsets[b]..keptOffsets[b + 1]). */
@@ -102,8 +121,9 @@ function takeUtf8(vector: Vector, rows: readonly number[]): Data<Utf8> {
 /**
  * A chunk's canonical transactions table as the store keeps it (`blockTime`: the time of each of
  * its slots; `columns`: its per-block columns, when the caller already made them); its accounts
- * interned into `keys`, the store's dictionary (`TransactionSegments.keys`: should the store
- * compact it before this commit is appended, the append moves the spans over).
+ * (the table's own column unless `accounts` says where they are) interned into `keys`, the store's
+ * dictionary (`TransactionSegments.keys`: should the store compact it before this commit is
+ * appended, the append moves the spans over), or left in their file.
  */
 export function residentTransactions(...args: Parameters<typeof residentSteps>): ResidentTransactions {
   return runToEnd(residentSteps(...args));
@@ -113,6 +133,7 @@ export function residentTransactions(...args: Parameters<typeof residentSteps>):
 export function* residentSteps(
   table: Table, blockTime: (slot: bigint) => bigint, keys: AccountKeys = new AccountKeys(),
   columns: ChunkTransactions = chunkTransactions(table),
+  accounts: ChunkAccounts = { lists: table.getChild('writable_accounts') },
 ): Steps<ResidentTransactions> {
   const kept: number[] = [];
   const keptOffsets = new Uint32Array(columns.slots.length + 1);
@@ -125,12 +146,21 @@ export function* residentSteps(
   return {
     columns: fees,
     times: BigInt64Array.from(columns.slots, blockTime),
-    accounts: yield* accountSpans(table.getChild('writable_accounts'), order!, keys),
+    accounts: 'file' in accounts
+      ? { file: accounts.file, rows: take(accounts.rows, order!) }
+      : yield* accountSpans(accounts.lists, accounts.rows ? take(accounts.rows, order!) : order!, keys),
     kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)),
   };
 }
 
-/** The key lists of `order`'s rows as spans of ids in `keys` (interned from the UTF-8 bytes, a kernel batch at a time). */
+/** values[order[i]] for each i. */
+function take(values: Uint32Array, order: Uint32Array): Uint32Array {
+  const out = new Uint32Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = values[order[i]!]!;
+  return out;
+}
+
+/** The key lists of rows `order` of `vector` as spans of ids in `keys` (interned from the UTF-8 bytes, a kernel batch at a time). */
 function* accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, keys: AccountKeys): Steps<AccountSpans> {
   const offsets = new Uint32Array(order.length + 1);
   if (!vector || vector.nullCount === vector.length) return { keys, offsets, ids: new Uint32Array(0) };
@@ -188,14 +218,15 @@ function moveKeys(from: AccountKeys, to: AccountKeys, { used, count }: { used: U
 }
 
 /** The spans with their ids in `keys` (a commit interned before the store compacted its dictionary). */
-function adoptAccounts(spans: AccountSpans, keys: AccountKeys): AccountSpans {
-  if (spans.keys === keys) return spans;
+function adoptAccounts<A extends AccountSpans | FileAccounts>(spans: A, keys: AccountKeys): A;
+function adoptAccounts(spans: AccountSpans | FileAccounts, keys: AccountKeys): AccountSpans | FileAccounts {
+  if (inFile(spans) || spans.keys === keys) return spans;
   const translate = moveKeys(spans.keys, keys, usedIds(spans.keys.size, [spans.ids]));
   return { keys, offsets: spans.offsets, ids: spans.ids.map((id) => translate[id]!) };
 }
 
 /** Transactions held (rows). */
-const rowsOf = (r: ResidentTransactions): number => r.columns.offsets[r.columns.slots.length]!;
+const rowsOf = (r: TransactionsView): number => r.columns.offsets[r.columns.slots.length]!;
 
 /**
  * Blocks [from, to) of `r`: views of its columns, or (`copy`) columns of their own, so that what
@@ -208,9 +239,6 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
   const keptFirst = r.keptOffsets[from]!;
   const keptLast = r.keptOffsets[to]!;
   const keptRows = () => Array.from({ length: keptLast - keptFirst }, (_, k) => keptFirst + k);
-  const a = r.accounts;
-  const idsFirst = a.offsets[first]!;
-  const idsLast = a.offsets[last]!;
   return {
     columns: {
       slots: c.slots.slice(from, to),
@@ -218,20 +246,28 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
       ...feeColumns((name) => (copy ? c[name].slice(first, last) : c[name].subarray(first, last))),
     },
     times: r.times.slice(from, to),
-    accounts: {
-      keys: a.keys,
-      offsets: a.offsets.slice(first, last + 1).map((o) => o - idsFirst),
-      ids: copy ? a.ids.slice(idsFirst, idsLast) : a.ids.subarray(idsFirst, idsLast),
-    },
+    accounts: sliceAccounts(r.accounts, first, last, copy),
     kept: r.kept.slice(keptFirst, keptLast).map((i) => i - first),
     keptOffsets: r.keptOffsets.slice(from, to + 1).map((o) => o - keptFirst),
     text: copy ? textTable((name) => takeUtf8(r.text.getChild(name)!, keptRows())) : r.text.slice(keptFirst, keptLast),
   };
 }
 
+/** Transactions [first, last) of `a` (`copy`: in arrays of their own). */
+function sliceAccounts(a: AccountSpans | FileAccounts, first: number, last: number, copy: boolean): AccountSpans | FileAccounts {
+  if (inFile(a)) return { file: a.file, rows: copy ? a.rows.slice(first, last) : a.rows.subarray(first, last) };
+  const idsFirst = a.offsets[first]!;
+  const idsLast = a.offsets[last]!;
+  return {
+    keys: a.keys,
+    offsets: a.offsets.slice(first, last + 1).map((o) => o - idsFirst),
+    ids: copy ? a.ids.slice(idsFirst, idsLast) : a.ids.subarray(idsFirst, idsLast),
+  };
+}
+
 /** An array of every part, one after another, in a new array made by `make`. */
 function concatOf<A extends FeeArray | BigInt64Array>(
-  parts: readonly ResidentTransactions[], of: (part: ResidentTransactions) => A, make: (length: number) => A,
+  parts: readonly TransactionsView[], of: (part: TransactionsView) => A, make: (length: number) => A,
 ): A {
   const out = make(parts.reduce((n, p) => n + of(p).length, 0));
   let at = 0;
@@ -239,24 +275,8 @@ function concatOf<A extends FeeArray | BigInt64Array>(
   return out;
 }
 
-/** The parts' account spans one after another (parts of one store share its dictionary). */
-function concatAccounts(parts: readonly ResidentTransactions[]): AccountSpans {
-  const rows = parts.reduce((n, p) => n + rowsOf(p), 0);
-  const offsets = new Uint32Array(rows + 1);
-  const ids = new Uint32Array(parts.reduce((n, p) => n + p.accounts.ids.length, 0));
-  let row = 0;
-  let at = 0;
-  for (const { accounts } of parts) {
-    for (let i = 1; i < accounts.offsets.length; i++) offsets[row + i] = at + accounts.offsets[i]!;
-    ids.set(accounts.ids, at);
-    row += accounts.offsets.length - 1;
-    at += accounts.ids.length;
-  }
-  return { keys: parts[0]!.accounts.keys, offsets, ids };
-}
-
 /** The parts one after another (blocks in the parts' order). */
-function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransactions {
+function concatBlocks(parts: readonly TransactionsView[]): TransactionsView {
   if (parts.length === 1) return parts[0]!;
   const offsets = [0];
   const keptOffsets = [0];
@@ -274,7 +294,6 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
       ...feeColumns((name) => concatOf(parts, (p) => p.columns[name], (n) => new FEE_COLUMNS[name](n))),
     },
     times: concatOf(parts, (p) => p.times, (n) => new BigInt64Array(n)),
-    accounts: concatAccounts(parts),
     kept: Uint32Array.from(kept),
     keptOffsets: Uint32Array.from(keptOffsets),
     text: new Table(parts.flatMap((p) => p.text.batches)) as ResidentTransactions['text'],
@@ -285,10 +304,9 @@ function concatBlocks(parts: readonly ResidentTransactions[]): ResidentTransacti
 const COMPACT_FROM = 1 << 16;
 
 /** No transactions. */
-const EMPTY: ResidentTransactions = {
+const EMPTY: TransactionsView = {
   columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)) },
   times: new BigInt64Array(0),
-  accounts: { keys: new AccountKeys(), offsets: Uint32Array.of(0), ids: new Uint32Array(0) },
   kept: new Uint32Array(0),
   keptOffsets: Uint32Array.of(0),
   text: textTable(() => utf8Data(Int32Array.of(0), new Uint8Array(0))),
@@ -300,6 +318,8 @@ export class TransactionSegments {
   #firstTime: bigint | undefined;
   /** The account keys every segment's spans index. */
   #keys = new AccountKeys();
+  /** Segments whose accounts are being read back from their file. */
+  #reading = new WeakMap<ResidentTransactions, Promise<SpannedTransactions>>();
 
   /** The dictionary a commit's accounts are interned into (replaced when compacted). */
   get keys(): AccountKeys {
@@ -342,16 +362,25 @@ export class TransactionSegments {
     return this.#firstTime;
   }
 
-  /** The transactions of slots first..last (inclusive), ordered by (slot, index). */
-  between(first: bigint, last: bigint): ResidentTransactions {
-    const parts = this.ranges(first, last).map(({ segment, from, to }) =>
+  /** The transactions of slots first..last (inclusive), ordered by (slot, index); their accounts through `ranges`. */
+  between(first: bigint, last: bigint): TransactionsView {
+    const parts = this.#held(first, last).map(({ segment, from, to }) =>
       from === 0 && to === segment.columns.slots.length ? segment : sliceBlocks(segment, from, to));
     return parts.length === 0 ? EMPTY : concatBlocks(parts);
   }
 
-  /** The blocks of slots first..last (inclusive) where they are held, in slot order: no copy. */
-  ranges(first: bigint, last: bigint): SegmentRange[] {
-    const out: SegmentRange[] = [];
+  /**
+   * The blocks of slots first..last (inclusive) where they are held, in slot order: no copy; their
+   * accounts as spans (those left in a file read back and interned first, once).
+   */
+  async ranges(first: bigint, last: bigint): Promise<SegmentRange[]> {
+    return Promise.all(this.#held(first, last).map(async ({ segment, from, to }) =>
+      ({ segment: inFile(segment.accounts) ? await this.#spanned(segment) : segment as SpannedTransactions, from, to })));
+  }
+
+  /** The blocks of slots first..last (inclusive) where they are held, in slot order. */
+  #held(first: bigint, last: bigint): { segment: ResidentTransactions; from: number; to: number }[] {
+    const out = [];
     for (const segment of this.#segments) {
       const slots = segment.columns.slots;
       if (slots[slots.length - 1]! < first || slots[0]! > last) continue;
@@ -360,6 +389,31 @@ export class TransactionSegments {
       if (to > from) out.push({ segment, from, to });
     }
     return out;
+  }
+
+  /** A segment whose accounts are in their file, with them read back (one read however many ask). */
+  #spanned(segment: ResidentTransactions): Promise<SpannedTransactions> {
+    let reading = this.#reading.get(segment);
+    if (!reading) {
+      reading = this.#readAccounts(segment);
+      this.#reading.set(segment, reading);
+      reading.catch(() => this.#reading.delete(segment)); // a failed read is tried again by the next reader
+    }
+    return reading;
+  }
+
+  async #readAccounts(segment: ResidentTransactions): Promise<SpannedTransactions> {
+    const { file, rows } = segment.accounts as FileAccounts;
+    let first = Infinity;
+    let last = -1;
+    for (const row of rows) (first = Math.min(first, row)), (last = Math.max(last, row));
+    const lists = rows.length === 0 ? null : (await file.read(first, last + 1)).getChild('writable_accounts') as Vector<List<Utf8>> | null;
+    const spans = await new TimeSlices().run(accountSpans(lists, rows.map((row) => row - first), this.#keys));
+    // kept where the segment still is (retention may have cut it meanwhile), in the dictionary of now
+    const read: SpannedTransactions = { ...segment, accounts: adoptAccounts(spans, this.#keys) };
+    const at = this.#segments.indexOf(segment);
+    if (at >= 0) this.#segments[at] = read;
+    return read;
   }
 
   /** Drops the transactions of blocks before `cutNs` (block time); the account keys too once most are no longer used. */
@@ -381,12 +435,12 @@ export class TransactionSegments {
   #compactKeys(): void {
     const keys = this.#keys;
     if (keys.size < COMPACT_FROM) return;
-    const used = usedIds(keys.size, this.#segments.map((s) => s.accounts.ids));
+    const used = usedIds(keys.size, this.#segments.flatMap(({ accounts }) => (inFile(accounts) ? [] : [accounts.ids])));
     if (used.count * 2 > keys.size) return;
     const compacted = new AccountKeys();
     const translate = moveKeys(keys, compacted, used);
     this.#keys = compacted;
-    this.#segments = this.#segments.map((s) => ({
+    this.#segments = this.#segments.map((s) => (inFile(s.accounts) ? s : {
       ...s, accounts: { keys: compacted, offsets: s.accounts.offsets, ids: s.accounts.ids.map((id) => translate[id]!) },
     }));
   }

@@ -5,13 +5,13 @@ import { recordTableName } from '../../src/store/ddl.js';
 import { openDuckDBNode } from '../../src/store/duckdb-node.js';
 import { sqlInteger } from '../../src/store/sql.js';
 import { openStore, type RecordRows, type Store } from '../../src/store/store.js';
-import type { ResidentTransactions } from '../../src/store/transaction-segments.js';
+import type { TransactionsView } from '../../src/store/transaction-segments.js';
 import { BONK, SOL, USDC, canonicalTable, generateBlock, slotNs, token, unitOf } from './fixtures.js';
 
 /** Transactions held in resident form. */
-const rowCount = (r: ResidentTransactions) => r.columns.offsets.at(-1)!;
+const rowCount = (r: TransactionsView) => r.columns.offsets.at(-1)!;
 /** The slot of every resident transaction, in order. */
-const rowSlots = (r: ResidentTransactions) => r.columns.slots.flatMap((slot, b) => Array<bigint>(r.columns.offsets[b + 1]! - r.columns.offsets[b]!).fill(slot));
+const rowSlots = (r: TransactionsView) => r.columns.slots.flatMap((slot, b) => Array<bigint>(r.columns.offsets[b + 1]! - r.columns.offsets[b]!).fill(slot));
 
 /** Rows of a slot in each table: blocks from DuckDB-WASM, transactions from the resident columns. */
 const countsOf = async (store: Store, slot: bigint) => {

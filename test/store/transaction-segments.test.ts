@@ -2,7 +2,7 @@ import { tableFromIPC, type Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../src/schema/base58.js';
 import type { AccountKeys } from '../../src/store/account-keys.js';
-import { residentTransactions, TransactionSegments, type ResidentTransactions } from '../../src/store/transaction-segments.js';
+import { residentTransactions, TransactionSegments, type SegmentRange, type TransactionsView } from '../../src/store/transaction-segments.js';
 import { canonicalTable, generateBlock } from './fixtures.js';
 
 /** A canonical transactions table of the given (slot, index) rows, in that order. */
@@ -14,9 +14,9 @@ const rows = (keys: [bigint, number][]): Table => {
 const timeOf = (slot: bigint) => slot * 1000n;
 const resident = (keys: [bigint, number][]) => residentTransactions(rows(keys), timeOf);
 /** `slot/index` of every transaction, and the signatures whose text is kept, in order. */
-const keysOf = (r: ResidentTransactions) => r.columns.slots.flatMap((slot, b) =>
+const keysOf = (r: TransactionsView) => r.columns.slots.flatMap((slot, b) =>
   Array.from(r.columns.index.subarray(r.columns.offsets[b]!, r.columns.offsets[b + 1]!), (index) => `${slot}/${index}`));
-const textOf = (r: ResidentTransactions) => r.text.getChild('signature')!.toArray();
+const textOf = (r: TransactionsView) => r.text.getChild('signature')!.toArray();
 
 describe('TransactionSegments', () => {
   it('answers a slot range in (slot, index) order, whatever the order of rows and commits', () => {
@@ -60,17 +60,20 @@ describe('the write-locked accounts of the resident transactions', () => {
     const txs = slots.map((slot, i) => ({ ...generateBlock(slot, 1).transactions[0]!, writable_accounts: lists[i]! }));
     return residentTransactions(canonicalTable('transactions', txs), timeOf, keys);
   };
-  /** Every transaction's keys, read back through its dictionary. */
-  const listsOf = (r: ResidentTransactions) => Array.from({ length: r.accounts.offsets.length - 1 }, (_, i) =>
-    Array.from(r.accounts.ids.subarray(r.accounts.offsets[i]!, r.accounts.offsets[i + 1]!), (id) => r.accounts.keys.keyOf(id)));
+  /** Every transaction's keys in the ranges, read back through their dictionary. */
+  const listsOf = (ranges: SegmentRange[]) => ranges.flatMap(({ segment: { columns, accounts: a }, from, to }) =>
+    Array.from({ length: columns.offsets[to]! - columns.offsets[from]! }, (_, k) => {
+      const i = columns.offsets[from]! + k;
+      return Array.from(a.ids.subarray(a.offsets[i]!, a.offsets[i + 1]!), (id) => a.keys.keyOf(id));
+    }));
 
-  it('keeps each transaction its keys through slices, concatenation, retention and the compaction of the dictionary', () => {
+  it('keeps each transaction its keys through slices, retention and the compaction of the dictionary', async () => {
     const segments = new TransactionSegments();
     // 70,000 keys in the old blocks (past the compaction threshold), a few shared with the new ones
     const oldSlots = Array.from({ length: 700 }, (_, i) => BigInt(i + 1));
     const oldLists = oldSlots.map((_, i) => Array.from({ length: 100 }, (_, j) => key(i * 100 + j)));
     segments.append(commit(oldSlots, oldLists, segments.keys));
-    const held = segments.between(600n, 700n); // a reader holding blocks before the compaction
+    const held = await segments.ranges(600n, 700n); // a reader holding blocks before the compaction
     const heldLists = listsOf(held);
     const newSlots = [800n, 801n, 802n];
     const newLists = [[key(5), key(123_456)], [], [key(123_456), key(69_999), key(5)]];
@@ -79,7 +82,7 @@ describe('the write-locked accounts of the resident transactions', () => {
 
     segments.pruneBefore(timeOf(701n));
     expect(segments.keys.size).toBe(3); // compacted: only the keys still locked are left
-    expect(listsOf(segments.between(0n, 1000n))).toEqual(newLists);
+    expect(listsOf(await segments.ranges(0n, 1000n))).toEqual(newLists);
     expect(listsOf(held)).toEqual(heldLists); // the reader's ids and dictionary are untouched
     expect(heldLists[0]).toEqual(oldLists[599]);
 
@@ -90,6 +93,6 @@ describe('the write-locked accounts of the resident transactions', () => {
     segments.pruneBefore(timeOf(851n));
     expect(segments.keys).not.toBe(before);
     segments.append(late);
-    expect(listsOf(segments.between(0n, 1000n))).toEqual([[key(5), key(42)]]);
+    expect(listsOf(await segments.ranges(0n, 1000n))).toEqual([[key(5), key(42)]]);
   });
 });

@@ -8,9 +8,9 @@
  * with a bad value) goes row by row through the same normalisers as text input, so conversion is
  * exact and every rejection names its row and field.
  */
-import { Table, Type, TimeUnit, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
+import { makeData, RecordBatch, Schema, Struct, Table, Type, TimeUnit, type Data, type Timestamp } from 'apache-arrow';
 import { NANOS_METADATA_KEY } from '../arrow.js';
-import { ExactNanos, type BatchValidator } from '../validate.js';
+import { ExactNanos, type BatchValidator, type DeferredColumns } from '../validate.js';
 import { canonicalBatch } from './canonical-batch.js';
 import { validatorFor, type FileBatch, type ReaderContext } from './reader.js';
 
@@ -51,6 +51,17 @@ function accessors(validator: BatchValidator, batch: RecordBatch): Accessor[] {
   });
 }
 
+/** The rows of `a` with the columns of `b` beside theirs, cut where `b`'s batches are (same rows, in order). */
+export function joinColumns(a: RecordBatch, b: readonly RecordBatch[]): RecordBatch[] {
+  let at = 0;
+  return b.map((part) => {
+    const left = a.slice(at, (at += part.numRows));
+    const fields = [...left.schema.fields, ...part.schema.fields];
+    const children = [...left.data.children, ...part.data.children];
+    return new RecordBatch(new Schema(fields, left.schema.metadata), makeData({ type: new Struct(fields), length: part.numRows, nullCount: 0, children }));
+  });
+}
+
 /**
  * Validates a file's record batches into batches of `context.batchRows` rows read (re-cut across the
  * input's own batch boundaries). The table comes from the context or from the schema's columns.
@@ -59,6 +70,11 @@ export async function* validateRecordBatches(
   schema: Schema, batches: AsyncIterable<RecordBatch> | Iterable<RecordBatch>, context: ReaderContext,
   /** Once the batches end: the rows read before the input was cut short, if it was. */
   cutAfter?: () => number | undefined,
+  /**
+   * Columns the batches lack because they were left in the file: the kept batches name them; a
+   * batch that takes the row path reads them back first.
+   */
+  deferred?: DeferredColumns,
 ): AsyncGenerator<FileBatch> {
   const validator = validatorFor(context, schema.fields.map((field) => field.name));
   const values: unknown[] = new Array(validator.columns.length);
@@ -75,7 +91,7 @@ export async function* validateRecordBatches(
       keptRows -= n;
       const rowNumbers = new Uint32Array(n);
       for (let i = 0; i < n; i++) rowNumbers[i] = ++row;
-      yield { table: validator.table, source: context.source, rows, read: n, rejections: [], rowNumbers };
+      yield { table: validator.table, source: context.source, rows, read: n, rejections: [], rowNumbers, ...(deferred ? { deferred } : {}) };
     }
   }
   for await (const batch of batches) {
@@ -87,11 +103,14 @@ export async function* validateRecordBatches(
       continue;
     }
     yield* emit(true); // rows stay in file order: the kept ones go first
-    const getters = accessors(validator, batch);
-    for (let i = 0; i < batch.numRows; i++) {
-      for (let j = 0; j < getters.length; j++) values[j] = getters[j](i);
-      validator.add(++row, values);
-      if (validator.read >= context.batchRows) yield validator.take();
+    const lacking = deferred && !batch.schema.fields.some((field) => deferred.columns.includes(field.name));
+    for (const whole of lacking ? joinColumns(batch, (await deferred.read(row, row + batch.numRows)).batches) : [batch]) {
+      const getters = accessors(validator, whole);
+      for (let i = 0; i < whole.numRows; i++) {
+        for (let j = 0; j < getters.length; j++) values[j] = getters[j](i);
+        validator.add(++row, values);
+        if (validator.read >= context.batchRows) yield validator.take();
+      }
     }
   }
   yield* emit(true);

@@ -7,7 +7,8 @@
 import { Field, makeData, RecordBatch, Schema, Struct, type Data, type DataType } from 'apache-arrow';
 import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
 import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
-import { holdsNulls, MAX_TRANSACTION_KEYS, TABLES, type Column, type TableName } from '../../schema/tables.js';
+import { holdsNulls, TABLES, type Column, type TableName } from '../../schema/tables.js';
+import { allKeyLists } from './key-lists.js';
 import { TABLE_RULES, type ColumnRule } from '../validate.js';
 import { HIGH, LOW, wordsOf } from '../../schema/u64-words.js';
 
@@ -21,17 +22,6 @@ function canonicalType(column: Column, field: Field): boolean {
 function allPublicKeys(data: Data): boolean {
   const skip = data.nullCount > 0 ? (i: number) => !data.getValid(i) : undefined;
   return allPublicKeysUtf8(data.values as Uint8Array, data.valueOffsets as Int32Array, 0, data.length, skip);
-}
-
-/** Every list of a List<Utf8> column holds at most MAX_TRANSACTION_KEYS public keys, none null. */
-function allKeyLists(data: Data): boolean {
-  const offsets = data.valueOffsets as Int32Array;
-  const child = data.children[0]!;
-  const from = offsets[0]!;
-  const to = offsets[data.length]!;
-  for (let i = 0; i < data.length; i++) if (offsets[i + 1]! - offsets[i]! > MAX_TRANSACTION_KEYS) return false;
-  if (child.nullCount > 0) return false;
-  return allPublicKeysUtf8(child.values as Uint8Array, child.valueOffsets as Int32Array, from, to);
 }
 
 /** Every non-null value of a u64 column holds the rule (read as 32-bit words: no BigInt per row). */

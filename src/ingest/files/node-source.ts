@@ -23,3 +23,10 @@ export function pathSource(path: string): ByteSource {
     },
   };
 }
+
+/** What identifies a version of the file at `path`: its size and modification time (a read back checks it did not change). */
+export async function fileStamp(path: string): Promise<string> {
+  const { stat } = await import('node:fs/promises');
+  const info = await stat(path, { bigint: true });
+  return `${info.size}:${info.mtimeNs}`;
+}

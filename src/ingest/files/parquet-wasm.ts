@@ -13,7 +13,7 @@ import type * as ParquetWasmModule from 'parquet-wasm/esm';
 
 /** The parquet-wasm API chainlens uses (the same in the node and esm builds). */
 export type ParquetWasm = Pick<typeof ParquetWasmModule,
-  'ParquetFile' | 'Table' | 'WriterPropertiesBuilder' | 'Compression' | 'transformParquetStream' | 'writeParquet' | 'readParquet'>;
+  'ParquetFile' | 'Table' | 'WriterPropertiesBuilder' | 'Compression' | 'transformParquetStream' | 'writeParquet' | 'readParquet' | 'wasmMemory'>;
 
 /** What `parquet-wasm/esm`'s init accepts: wasm bytes, a compiled module, or where to fetch it. */
 export type ParquetWasmSource = BufferSource | WebAssembly.Module | URL | string | Response | Promise<Response>;

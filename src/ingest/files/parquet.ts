@@ -4,9 +4,16 @@
  * whole into memory) and hands over its row groups as Arrow record batches of at most `batchRows`
  * rows, one request at a time: memory holds about one row group. Each batch is validated here like
  * any other Arrow input.
+ *
+ * Asked to (`keyListsInFile`), a transactions file's key-list columns stay in the file: the decoder
+ * checks them and hands over the other columns; the batches name those columns as deferred, and the
+ * resident transactions read the write-locked accounts back when a local fee market first needs them.
  */
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
-import { validateRecordBatches } from './arrow-rows.js';
+import { TRANSACTIONS } from '../../schema/tables.js';
+import type { DeferredColumns } from '../validate.js';
+import { joinColumns, validateRecordBatches } from './arrow-rows.js';
+import { tableFromColumns } from './detect.js';
 import { createParquetDecoder, type ParquetDecoder, type ParquetLocation } from './parquet-decoder.js';
 import type { FileBatch, ReaderContext } from './reader.js';
 
@@ -14,18 +21,50 @@ let inThisThread: ParquetDecoder | undefined;
 /** The decoder of a reader that was given none: parquet-wasm in this thread. */
 export const localParquetDecoder = (): ParquetDecoder => (inThisThread ??= createParquetDecoder());
 
+/** The key-list columns of a transactions file, which can stay in the file. */
+const KEY_LISTS = TRANSACTIONS.columns.filter((column) => column.kind === 'keys').map((column) => column.name);
+
+/** What identifies this version of the file, where the platform does not check it itself (a Node path). */
+async function stampOf(location: ParquetLocation): Promise<string | undefined> {
+  if (!('path' in location)) return undefined; // a Blob (a browser File) fails its reads once the file changes
+  const { fileStamp } = await import('./node-source.js');
+  return fileStamp(location.path);
+}
+
+/** The columns a file left with the decoder, read back through it by row. */
+function deferredColumns(location: ParquetLocation, columns: string[], source: string, decoder: ParquetDecoder, stamp: string | undefined): DeferredColumns {
+  return {
+    source,
+    columns,
+    async read(from, to) {
+      const failed = (why: string) => new Error(`${source}: its ${columns.join(', ')} (left in the file at load) cannot be read back: ${why}`);
+      if (stamp !== undefined && stamp !== (await stampOf(location).catch(() => 'gone'))) {
+        throw failed('the file changed or went away since it was loaded');
+      }
+      try {
+        return tableFromIPC(await decoder.readRows(location, columns, from, to));
+      } catch (error) {
+        throw failed(String((error as Error)?.message ?? error));
+      }
+    },
+  };
+}
+
 /**
  * Reads a Parquet file into validated batches of `context.batchRows` rows read. A file that is
  * truncated or whose footer or row groups cannot be read throws an Error whose message starts with its name.
  */
 export async function* readParquet(
   location: ParquetLocation, context: ReaderContext, decoder: ParquetDecoder = localParquetDecoder(),
+  /** Leave a transactions file's key-list columns in the file (a path or a Blob: bytes would be held whole). */
+  keyListsInFile = false,
 ): AsyncGenerator<FileBatch> {
   const named = (error: unknown, where = '') =>
     new Error(`${context.source}: ${where}${String((error as Error)?.message ?? error)}`);
+  const defer = keyListsInFile && !('bytes' in location) && (context.table ?? 'transactions') === 'transactions';
   let opened;
   try {
-    opened = await decoder.open(location, { batchRows: context.batchRows });
+    opened = await decoder.open(location, { batchRows: context.batchRows, ...(defer ? { deferKeyLists: KEY_LISTS } : {}) });
   } catch (error) {
     // the decoder's own messages say what is wrong; anything else is parquet-wasm failing on the bytes
     const told = /^(truncated|not a readable)/.test(String((error as Error)?.message));
@@ -34,22 +73,27 @@ export async function* readParquet(
   const { handle } = opened;
   try {
     const schema = tableFromIPC(opened.schema).schema;
+    // only a transactions file's accounts are read back (another table's are not canonical columns)
+    const deferred = opened.deferred.length > 0 && (context.table ?? tableFromColumns(schema.fields.map((f) => f.name), context.source)) === 'transactions'
+      ? deferredColumns(location, opened.deferred, context.source, decoder, await stampOf(location))
+      : undefined;
     async function* batches(): AsyncGenerator<RecordBatch> {
       let rows = 0;
       for (;;) {
-        let bytes;
+        let parts;
         try {
-          bytes = await decoder.next(handle);
+          parts = await decoder.next(handle);
         } catch (error) {
           throw named(error, `not a readable Parquet file: a row group after ${rows} rows cannot be read: `);
         }
-        if (bytes === undefined) return;
-        const read = tableFromIPC(bytes).batches;
-        for (const batch of read) rows += batch.numRows;
-        yield* read;
+        if (parts === undefined) return;
+        const [own, handedOver] = parts.map((bytes) => tableFromIPC(bytes).batches);
+        for (const batch of own!) rows += batch.numRows;
+        // a batch whose deferred columns failed the decoder's check comes with them, for the row path
+        yield* handedOver ? own!.flatMap((batch) => joinColumns(batch, handedOver)) : own!;
       }
     }
-    yield* validateRecordBatches(schema, batches(), context);
+    yield* validateRecordBatches(schema, batches(), context, undefined, deferred);
   } finally {
     await decoder.close(handle);
   }

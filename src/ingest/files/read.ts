@@ -41,6 +41,12 @@ export interface ReadTableOptions {
   format?: FileFormat;
   /** Who decodes Parquet (an engine's kernel worker); parquet-wasm in this thread when absent. */
   parquet?: ParquetDecoder;
+  /**
+   * A Parquet transactions file's key-list columns are checked where decoded and left in the file,
+   * its batches naming them as deferred (an engine's load: the accounts are read back when first
+   * needed). Default false: every column is in the batches.
+   */
+  keyListsInFile?: boolean;
 }
 
 /** The bytes of an input, whichever way it holds them. */
@@ -91,6 +97,6 @@ export async function* readTableFile(input: TableFileInput, options: ReadTableOp
     case 'ndjson': yield* readNdjson(source.chunks(), context); break;
     case 'csv': yield* readCsv(source.chunks(), context); break;
     case 'arrow': yield* readArrowIpc(source, context); break;
-    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet); break;
+    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet, options.keyListsInFile); break;
   }
 }

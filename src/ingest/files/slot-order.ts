@@ -24,8 +24,9 @@ export async function* readInSlotOrder(
     yield* readTableFile(input, options);
     return;
   }
+  // held whole and sorted: every column read (rows made into objects keep no deferred columns)
   const batches: FileBatch[] = [];
-  for await (const batch of readTableFile(input, options)) batches.push(batch);
+  for await (const batch of readTableFile(input, { ...options, keyListsInFile: false })) batches.push(batch);
   if (await slotsAscending(batches.map((b) => slotValues(b.rows)))) {
     yield* batches;
     return;
@@ -77,7 +78,7 @@ async function* slotColumns(input: TableFileInput, options: ReadTableOptions): A
     try {
       if (!tableFromIPC(schema).schema.fields.some((f) => f.name === 'slot')) return;
       for (let bytes = await decoder.next(handle); bytes !== undefined; bytes = await decoder.next(handle)) {
-        yield slotValues(tableFromIPC(bytes));
+        yield slotValues(tableFromIPC(bytes[0]!));
       }
     } finally {
       await decoder.close(handle);

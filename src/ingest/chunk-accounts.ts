@@ -1,0 +1,59 @@
+/**
+ * Where a chunk's write-locked accounts are. A load from Parquet leaves them in the file (checked
+ * where decoded: files/parquet.ts), and the chunk's table holds nulls in their place: when every
+ * transaction of the chunk left them in one file, the resident transactions keep the file rows and
+ * read them back when a local fee market first needs them; a chunk that mixes files, or rows whose
+ * lists are in the table, has the left ones read back at once.
+ */
+import { Vector, type List, type Table, type Utf8 } from 'apache-arrow';
+import type { DeferredColumns, ValidatedBatch } from './validate.js';
+
+const COLUMN = 'writable_accounts';
+
+/** The key lists of a chunk's transactions, by row of its table. */
+export type ChunkAccounts =
+  /** Every row's list left in one file: row i's is at row `rows[i]` of `file`. */
+  | { readonly file: DeferredColumns; readonly rows: Uint32Array }
+  /** Row i's list is `lists[rows?.[i] ?? i]` (null where the input gave none). */
+  | { readonly lists: Vector<List<Utf8>> | null; readonly rows?: Uint32Array };
+
+/** Where each row of a chunk's table came from: row `local[i]` of its batch `batch[i]`. */
+export interface RowOrigins {
+  readonly batch: Uint32Array;
+  readonly local: Uint32Array;
+}
+
+/**
+ * The accounts of `table`, the chunk's transactions (its `batches`, less the rows the commit
+ * rejected; `origins` says where each row came from).
+ */
+export async function chunkAccounts(table: Table, batches: readonly ValidatedBatch[], origins: () => RowOrigins): Promise<ChunkAccounts> {
+  const own = table.getChild(COLUMN) as Vector<List<Utf8>> | null;
+  const files = [...new Set(batches.map((b) => b.deferred).filter((d) => d?.columns.includes(COLUMN)))] as DeferredColumns[];
+  if (files.length === 0) return { lists: own };
+  const { batch, local } = origins();
+  const fileRow = (i: number) => Number(batches[batch[i]!]!.rowNumbers![local[i]!]) - 1;
+  if (files.length === 1 && batches.every((b) => b.deferred === files[0])) {
+    const rows = new Uint32Array(table.numRows);
+    for (let i = 0; i < rows.length; i++) rows[i] = fileRow(i);
+    return { file: files[0]!, rows };
+  }
+  // mixed: the table's own lists first, then each file's rows read back, one vector of them all
+  const rows = new Uint32Array(table.numRows);
+  const chunks = [...(own?.data ?? [])];
+  let base = own?.length ?? 0;
+  for (const file of files) {
+    const mine: number[] = [];
+    for (let i = 0; i < table.numRows; i++) if (batches[batch[i]!]!.deferred === file) mine.push(i);
+    if (mine.length === 0) continue;
+    let first = Infinity;
+    let last = -1;
+    for (const i of mine) (first = Math.min(first, fileRow(i))), (last = Math.max(last, fileRow(i)));
+    const read = (await file.read(first, last + 1)).getChild(COLUMN) as Vector<List<Utf8>>;
+    for (const i of mine) rows[i] = base + fileRow(i) - first;
+    chunks.push(...read.data);
+    base += read.length;
+  }
+  for (let i = 0; i < table.numRows; i++) if (!batches[batch[i]!]!.deferred) rows[i] = i;
+  return { lists: new Vector(chunks), rows };
+}
