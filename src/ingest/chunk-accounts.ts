@@ -29,11 +29,13 @@ export interface RowOrigins {
  */
 export async function chunkAccounts(table: Table, batches: readonly ValidatedBatch[], origins: () => RowOrigins): Promise<ChunkAccounts> {
   const own = table.getChild(COLUMN) as Vector<List<Utf8>> | null;
-  const files = [...new Set(batches.map((b) => b.deferred).filter((d) => d?.columns.includes(COLUMN)))] as DeferredColumns[];
+  // the file each batch left the lists in (a batch may have left the read-only ones only)
+  const leftIn = batches.map((b) => (b.deferred?.columns.includes(COLUMN) ? b.deferred : undefined));
+  const files = [...new Set(leftIn)].filter((file) => file !== undefined);
   if (files.length === 0) return { lists: own };
   const { batch, local } = origins();
   const fileRow = (i: number) => Number(batches[batch[i]!]!.rowNumbers![local[i]!]) - 1;
-  if (files.length === 1 && batches.every((b) => b.deferred === files[0])) {
+  if (files.length === 1 && leftIn.every((file) => file === files[0])) {
     const rows = new Uint32Array(table.numRows);
     for (let i = 0; i < rows.length; i++) rows[i] = fileRow(i);
     return { file: files[0]!, rows };
@@ -44,7 +46,7 @@ export async function chunkAccounts(table: Table, batches: readonly ValidatedBat
   let base = own?.length ?? 0;
   for (const file of files) {
     const mine: number[] = [];
-    for (let i = 0; i < table.numRows; i++) if (batches[batch[i]!]!.deferred === file) mine.push(i);
+    for (let i = 0; i < table.numRows; i++) if (leftIn[batch[i]!] === file) mine.push(i);
     if (mine.length === 0) continue;
     let first = Infinity;
     let last = -1;
@@ -54,6 +56,6 @@ export async function chunkAccounts(table: Table, batches: readonly ValidatedBat
     chunks.push(...read.data);
     base += read.length;
   }
-  for (let i = 0; i < table.numRows; i++) if (!batches[batch[i]!]!.deferred) rows[i] = i;
+  for (let i = 0; i < table.numRows; i++) if (!leftIn[batch[i]!]) rows[i] = i;
   return { lists: new Vector(chunks), rows };
 }
