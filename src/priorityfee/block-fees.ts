@@ -69,11 +69,13 @@ export class BlockFeesEngine implements ChunkObserver {
   }
 
   /**
-   * The newest `n` blocks with a record up to slot `last` (the newest when omitted), oldest first,
-   * from memory; undefined when memory does not reach that far back (the store's block_fees does).
+   * The newest `n` blocks with a record up to slot `upTo.slot`, or with a time before `upTo.at`
+   * (the newest when omitted), oldest first, from memory; undefined when memory does not reach that
+   * far back (the store's block_fees does).
    */
-  newestBlocks(n: number, last?: bigint): BlockRef[] | undefined {
-    const end = last === undefined ? undefined : this.#recent.before(slotOf, last + 1n);
+  newestBlocks(n: number, upTo?: { readonly slot: bigint } | { readonly at: bigint }): BlockRef[] | undefined {
+    const end = upTo === undefined ? undefined
+      : 'slot' in upTo ? this.#recent.before(slotOf, upTo.slot + 1n) : this.#recent.before(timeOf, upTo.at);
     return this.#recent.last(n, end)?.map((r) => ({ slot: slotOf(r), timestamp: timeOf(r) }));
   }
 

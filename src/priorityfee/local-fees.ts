@@ -59,12 +59,11 @@ async function storedBlocks(store: Store, n: number, horizon: Horizon): Promise<
 }
 
 /**
- * The newest `n` blocks with transactions up to the horizon: live and streamed from the block
- * fees' memory, as of `at` (or beyond that memory) from the store.
+ * The newest `n` blocks with transactions up to the horizon: from the block fees' memory where it
+ * holds them (live, streamed, and as of `at` until the database starts), else from the store.
  */
 async function lookback(store: Store, blockFees: BlockFeesEngine, n: number, horizon: Horizon): Promise<Lookback | undefined> {
-  const fromMemory = horizon === undefined || 'slot' in horizon ? blockFees.newestBlocks(n, horizon?.slot) : undefined;
-  const blocks = fromMemory ?? await storedBlocks(store, n, horizon);
+  const blocks = blockFees.newestBlocks(n, horizon) ?? await storedBlocks(store, n, horizon);
   if (blocks.length === 0) return undefined;
   const held = store.prunedBefore;
   if (held !== undefined && blocks[0]!.timestamp < held) throw prunedHistory('at', 'transactions', { from: blocks[0]!.timestamp }, held);

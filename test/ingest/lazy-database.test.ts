@@ -121,6 +121,8 @@ describe('priority fees as of a time', () => {
   // more blocks than memory keeps once the database holds them (1,000)
   const many = [...generateBlocks({ minutes: 8, txPerBlock: 4, seed: 'block-fees-as-of' })];
   const times = many.map((b) => b.block.timestamp);
+  const hot = [...new Set(many.slice(0, 50).flatMap((b) => b.transactions.flatMap((t) => t.writable_accounts ?? [])))].slice(0, 3);
+  if (hot.length === 0) throw new Error('the generated blocks lock no accounts');
 
   it('come from memory while the database has not started, equal to the database\'s answers once it holds them', async () => {
     const fromMemory = await engineWith(() => nodePlatform.openSql());
@@ -149,6 +151,8 @@ describe('priority fees as of a time', () => {
         ['chain::priorityfee::fee', { window: '1m', limit: 20 }], ['chain::priorityfee::fee', { window: '5m', limit: 3 }],
         ['chain::priorityfee::top_txs', { window: '5m', limit: 100 }],
         ['chain::priorityfee::recommendation', { window: '1m', limit: 7 }], ['chain::priorityfee::recommendation', { window: '5m', limit: 1000 }],
+        // the local fee markets' lookback too: its blocks from memory, their accounts from the resident transactions
+        ['chain::priorityfee::estimate', { accounts: hot, lookback_slots: 150 }], ['chain::priorityfee::recent', { accounts: hot, lookback_slots: 20 }],
       ] as const) {
         const query = { ...params, at: encodeTimestamp(at) };
         expect(await fromMemory.engine.call(method, query), `${method} ${at}`).toEqual(await fromDatabase.engine.call(method, query));
