@@ -3,7 +3,9 @@
  * write-locked, over a lookback of 150 mainnet-profile blocks, as local calls on an engine holding
  * them; beside the plain TypeScript a user would write over the same transactions as row objects
  * (filter by the accounts, sort the prices, take the nearest ranks). Also: the memory the account
- * columns cost per retained block, measured on the resident form the store keeps.
+ * columns cost per retained block, measured on the resident form the store keeps; and the first
+ * estimate after a Parquet load, which reads the lookback's accounts back from the file, beside
+ * the same after a load that read them at once.
  */
 import { Bench } from 'tinybench';
 import { busiestAccounts } from '../src/generate/accounts.js';
@@ -12,7 +14,8 @@ import { rowsToTable } from '../src/ingest/arrow.js';
 import { createEngine } from '../src/index.node.js';
 import { residentTransactions, type AccountSpans } from '../src/store/transaction-segments.js';
 import type { TransactionRow } from '../src/schema/tables.js';
-import { elapsedMs, statsOf, type Figure, type Target } from './harness.js';
+import { elapsedMs, statsOf, statsOfSamples, type Figure, type Target } from './harness.js';
+import { ensureDump, MAINNET, TINY } from './e2e/dumps.js';
 import type { BenchOptions } from './options.js';
 
 const LOOKBACK = 150;
@@ -53,7 +56,66 @@ function residentBytes(blocks: readonly GeneratedBlock[]): Record<string, number
   };
 }
 
+/** Runs of each load mode for the first-estimate figure (a fresh engine each). */
+const FIRST_RUNS = 3;
+
+/**
+ * The first estimate after loading the 2-minute mainnet-profile Parquet dump: with the accounts
+ * left in the file (the default: the lookback's lists read back and interned), and read at load.
+ */
+async function firstEstimateFigure(options: BenchOptions): Promise<Figure> {
+  const dump = await ensureDump(options.quick ? TINY : MAINNET(2));
+  const samples: Record<'in_file' | 'at_load' | 'second', number[]> = { in_file: [], at_load: [], second: [] };
+  const loads: Record<'in_file' | 'at_load', number[]> = { in_file: [], at_load: [] };
+  for (let run = 0; run < FIRST_RUNS; run++) {
+    for (const mode of ['in_file', 'at_load'] as const) {
+      const engine = await createEngine();
+      try {
+        const started = process.hrtime.bigint();
+        await engine.load(dump.folder, { accountsInFile: mode === 'in_file' });
+        loads[mode].push(elapsedMs(started));
+        // the best fee payers' signers: accounts their transactions write-lock
+        const top = await engine.call('chain::priorityfee::top_txs', { window: '5m' });
+        const accounts = [...new Set(top.map((r) => r.signer as string))].slice(0, 8);
+        const estimate = { accounts, lookback_slots: LOOKBACK };
+        let at = process.hrtime.bigint();
+        await engine.call('chain::priorityfee::estimate', estimate);
+        samples[mode].push(elapsedMs(at));
+        if (mode === 'in_file') {
+          at = process.hrtime.bigint();
+          await engine.call('chain::priorityfee::estimate', estimate);
+          samples.second.push(elapsedMs(at));
+        }
+      } finally {
+        await engine.close();
+      }
+    }
+  }
+  const subject = (id: keyof typeof samples, label: string) => {
+    const stats = statsOfSamples(samples[id]);
+    return { id, label, stats, per_second: 1000 / stats.median_ms };
+  };
+  const loadMedian = (mode: keyof typeof loads) => statsOfSamples(loads[mode]).median_ms;
+  return {
+    id: 'localfees.first-after-load',
+    family: 'localfees',
+    title: `Local fee markets: the first estimate after a Parquet load, lookback ${LOOKBACK} blocks`,
+    size: `${dump.counts.blocks.toLocaleString('en-US')} mainnet-profile blocks, ${dump.counts.transactions.toLocaleString('en-US')} transactions (Parquet); up to 8 accounts; a fresh engine each run`,
+    work: { unit: 'calls', count: 1 },
+    subjects: [
+      subject('in_file', 'first estimate, accounts left in the file (read back and interned for it)'),
+      subject('at_load', 'first estimate, accounts read at load (accountsInFile: false)'),
+      subject('second', 'second estimate, accounts left in the file (already read back)'),
+    ],
+    skipped: [],
+    targets: [],
+    values: { load_ms_accounts_in_file: loadMedian('in_file'), load_ms_accounts_at_load: loadMedian('at_load') },
+    notes: [],
+  };
+}
+
 export async function localFeeFigures(options: BenchOptions): Promise<Figure[]> {
+  const first = await firstEstimateFigure(options);
   const count = options.quick ? 20 : 200;
   const blocks = [...generateBlocks({ profile: 'mainnet', minutes: (count * 0.4) / 60, seed: 31 })];
   const held = blocks.slice(-LOOKBACK);
@@ -109,7 +171,7 @@ export async function localFeeFigures(options: BenchOptions): Promise<Figure[]> 
         ...(n === 1 ? { values: memory } : {}),
       });
     }
-    return figures;
+    return [...figures, first];
   } finally {
     await engine.close();
   }

@@ -299,7 +299,7 @@ function misses(figures: Figure[]): string[] {
   return lines.length ? lines : ['No target was missed in this run.'];
 }
 
-/** The local fee markets' latency per account count, and the account columns' memory per block. */
+/** The local fee markets' latency per account count, the account columns' memory per block, and the first estimate after a Parquet load. */
 function localFeeSection(figures: readonly Figure[]): string[] {
   if (figures.length === 0) return ['### Local fee markets', '', 'Not measured in this run.', ''];
   const out = [
@@ -312,8 +312,15 @@ function localFeeSection(figures: readonly Figure[]): string[] {
     '',
   ];
   for (const f of figures) out.push(...detail(f));
-  const memory = figures.find((f) => f.values)?.values;
+  const memory = figures.find((f) => f.id.startsWith('localfees.estimate-') && f.values)?.values;
   if (memory) out.push('Memory of the account columns in the resident store, per retained block:', '', ...valuesTable(memory), '');
+  const loads = figures.find((f) => f.id === 'localfees.first-after-load')?.values;
+  if (loads) {
+    const seconds = (ms: unknown) => `${(Number(ms) / 1000).toFixed(2)} s`;
+    out.push(`The loads before the first estimate (medians): ${seconds(loads.load_ms_accounts_in_file)} with the accounts left in the file, `
+      + `${seconds(loads.load_ms_accounts_at_load)} with them read at load. A load from Parquet leaves them in the file; the first estimate or `
+      + 'recent over blocks not asked before reads their lists back and interns them (docs/semantics.md, Local fee markets).', '');
+  }
   return out;
 }
 
