@@ -3,7 +3,7 @@
  * chunks); random access (Parquet) through `fs.openAsBlob`, a Blob backed by the file, not by memory.
  */
 import { createReadStream, openAsBlob } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { ByteSource } from './source.js';
 
 /** The file at `path` as a ByteSource. */
@@ -26,7 +26,6 @@ export function pathSource(path: string): ByteSource {
 
 /** What identifies a version of the file at `path`: its size and modification time (a read back checks it did not change). */
 export async function fileStamp(path: string): Promise<string> {
-  const { stat } = await import('node:fs/promises');
   const info = await stat(path, { bigint: true });
   return `${info.size}:${info.mtimeNs}`;
 }
