@@ -62,13 +62,15 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On tw
   'accounts\' interning: 1.00-1.05x wall, 1.12-1.20x CPU; the dictionary of account keys in a worker of its own: 0.94x wall, more ' +
   'CPU and 115 MiB more), while work not done pays: not starting DuckDB-WASM for a load took a quarter of its CPU, and the keys ' +
   'kernels (the write-locked accounts interned and every key column checked in WebAssembly, 8 and 16 bytes at a time, instead of ' +
-  'a byte at a time in JavaScript) took the load to 0.84x wall on the 10 minutes and 0.82x on the hour. What is left, from a ' +
-  'profile of the 10-minute load: the dictionary\'s lookups (~0.7 s: a cache miss on its table and one on its keys per lookup), ' +
-  'garbage collection (~0.5 s: per-block objects, top-list entries, block statistics and stream updates as typed columns would ' +
-  'cut it), the chunk\'s columns and best fee payers (~0.45 s), the serving thread waiting for the kernel worker\'s Parquet ' +
-  'decoding (~0.9 s, most of it at start-up); more of the methods\' history computed on first ask (block fees and closed fee ' +
-  'windows are still made per block at load). The peers show the budget: they read only the columns the answers need (not the ' +
-  'accounts), vectorized, on every core.';
+  'a byte at a time in JavaScript) took the load to 0.84x wall on the 10 minutes and 0.82x on the hour; the key lists checked ' +
+  'where Parquet is decoded and left in the file, read back when a local fee market first asks (step 19), 0.92x on the 10 ' +
+  'minutes and 0.87x on the hour, the hour\'s peak 0.86x. What is left, from a profile of the 10-minute load: garbage collection ' +
+  '(~0.6 s: per-block objects, top-list entries, block statistics and stream updates as typed columns would cut it), the ' +
+  'chunk\'s columns, best fee payers and trades (~0.65 s), the market\'s per-block state (~0.4 s); in the kernel worker the key ' +
+  'lists still decoded to be checked (~0.8 s) and the signatures decoded for the best fee payers\' text (~0.5 s: read back when ' +
+  'the top list answers, they would not be decoded at all); more of the methods\' history computed on first ask (block fees and ' +
+  'closed fee windows are still made per block at load). The peers show the budget: they read only the columns the answers ' +
+  'need (not the accounts or signatures), vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -177,8 +179,8 @@ const ENTRIES: readonly Entry[] = [
         'starting the kernel worker, which also decodes Parquet; DuckDB-WASM is not started (the load holds its 0.6 MB of writes, ' +
         'and (d) is answered from memory). A profile of this start-up (a load of 1.7 s): the serving thread imports its modules for ' +
         '0.2 s, then waits about 0.4 s for the kernel worker (its start, parquet-wasm\'s, the slot-order pass over each table file\'s ' +
-        'slot column, the first batch of transactions) before the first chunk commits; of the rest, the write-locked accounts take ' +
-        'about 0.15 s (the keys kernels) and garbage collection 0.18 s. Timed by the load\'s progress (a run of 2.2-2.4 s): ' +
+        'slot column, the first batch of transactions) before the first chunk commits; of the rest, garbage collection takes ' +
+        '0.18 s (the write-locked accounts, 0.15 s before, are now left in the file). Timed by the load\'s progress (a run of 2.2-2.4 s): ' +
         'imports 250 ms; the tokens file committed 230 ms later (the kernel worker\'s start, parquet-wasm\'s); the first chunk of ' +
         '47 blocks 660 ms after that (the slot-order passes, the first batches decoded, code still cold: later chunks of 47 ' +
         'blocks take 120-250 ms); the 1m recommendation, computed when asked, 140 ms after the load. The peers read the ' +

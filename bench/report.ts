@@ -333,6 +333,9 @@ export function renderReport(results: BenchResults): string {
   const ingest = figures.filter((f) => f.family === 'ingest');
   const startup = figures.filter((f) => f.family === 'startup');
   const bandwidth = results.memory_bandwidth_bytes_per_s;
+  // the families this run measured, when it kept others' figures from earlier runs
+  const isKept = (f: Figure) => f.date !== undefined && f.date < results.date;
+  const ranOnly = figures.some(isKept) ? [...new Set(figures.filter((f) => !isKept(f)).map((f) => f.family))] : [];
   const out: string[] = [
     '# Performance',
     '',
@@ -356,7 +359,7 @@ export function renderReport(results: BenchResults): string {
     '',
     `## This run`,
     '',
-    `- Date: ${results.date} (${results.mode} run, ${(results.duration_s / 60).toFixed(1)} minutes).`,
+    `- Date: ${results.date} (${results.mode} run${ranOnly.length ? ` of ${ranOnly.join(', ')} only` : ''}, ${(results.duration_s / 60).toFixed(1)} minutes).`,
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB, ${m.platform} ${m.arch} (${m.kernel}); Node ${m.node} (V8 ${m.v8}).`,
     `- Versions: ${Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
     ...(m.source ? [`- Code: commit ${m.source.commit}${m.source.uncommitted.length ? `, with uncommitted changes in ${m.source.uncommitted.join(', ')}` : ''}.`] : []),
@@ -369,7 +372,7 @@ export function renderReport(results: BenchResults): string {
     `- Memory bandwidth (plain Float64Array sum, one thread): ${bandwidth ? gib(bandwidth) : 'not measured'}.`,
     '',
   ];
-  const kept = [...new Set(figures.filter((f) => f.date !== undefined && f.date < results.date).map((f) => `${f.family} (${f.date!.slice(0, 16)}Z)`))];
+  const kept = [...new Set(figures.filter(isKept).map((f) => `${f.family} (${f.date!.slice(0, 16)}Z)`))];
   if (kept.length) out.splice(out.length - 1, 0, `- Kept from earlier runs (families not run this time; their figures carry the load average of their own run): ${kept.join(', ')}.`);
   if (results.failures.length) {
     out.push('**Families that failed in this run** (no figure is shown for them):', '');
