@@ -84,6 +84,36 @@ async function nodeAnswer(files: PageFile[]): Promise<unknown> {
   }
 }
 
+/** Transactions of the two blocks as Parquet, locking SOL, USDC and the signer in turn. */
+async function transactionsParquet(): Promise<number[]> {
+  const sink = memorySink();
+  const writer = createTableWriter('parquet', 'transactions', sink);
+  await writer.write([254170887n, 254170888n].flatMap((slot, b) => Array.from({ length: 6 }, (_, index) => ({
+    slot, index, signature: `sig-${slot}-${index}`, signer: SIGNER, program: SOL, is_vote: false, failed: false,
+    compute_unit_price: BigInt(1000 * (index + 1) + b), compute_unit_limit: 200_000, compute_units_consumed: 1000n, priority_fee: null,
+    writable_accounts: index % 3 === 0 ? [SOL, SIGNER] : index % 3 === 1 ? [USDC] : null,
+  }))));
+  await writer.close();
+  return Array.from(sink.bytes());
+}
+
+/** What the Node engine answers for the local fee markets over the same bytes (read at load: bytes stay in memory). */
+async function nodeLocalFees(files: PageFile[], accounts: string[]): Promise<unknown> {
+  const engine = await createEngine();
+  try {
+    const { read, ingested, rejected, blocks } = await engine.load(files.map((f) => ({
+      name: f.name, bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''),
+    })));
+    return {
+      report: { read, ingested, rejected, blocks },
+      estimate: await engine.call('chain::priorityfee::estimate', { accounts }),
+      recent: await engine.call('chain::priorityfee::recent', { accounts }),
+    };
+  } finally {
+    await engine.close();
+  }
+}
+
 describe.skipIf(chromiumMissing('browser smoke test') !== undefined)('browser (Vite bundle in Debian Chromium)', () => {
   let outDir: string;
   let server: StaticFilesServer;
@@ -171,6 +201,18 @@ describe.skipIf(chromiumMissing('browser smoke test') !== undefined)('browser (V
       const answer = JSON.parse(await page.evaluate(([f, k]) => window.__chainlens.queryObjects(f, k), [files, kind] as const));
       expect(answer, kind).toEqual(expected);
       expect(answer.report, kind).toEqual({ read: 6, ingested: 6, rejected: 0, blocks: 2 });
+    }
+    expect(pageErrors).toEqual([]);
+    expect(offsite).toEqual([]);
+  }, TIMEOUT);
+
+  it('reads the write-locked accounts of a Parquet File back through the kernel worker, as Node reads them at load', async () => {
+    const files: PageFile[] = [DUMP[0]!, { name: 'transactions.parquet', bytes: await transactionsParquet() }];
+    for (const accounts of [[SOL], [USDC, SIGNER]]) {
+      const answer = JSON.parse(await page.evaluate(([f, a]) => window.__chainlens.localFees(f, a), [files, accounts] as const));
+      expect(answer.report).toEqual({ read: 14, ingested: 14, rejected: 0, blocks: 2 });
+      expect(answer.estimate.length).toBe(accounts.length + 2);
+      expect(answer, accounts.join()).toEqual(await nodeLocalFees(files, accounts));
     }
     expect(pageErrors).toEqual([]);
     expect(offsite).toEqual([]);

@@ -62,6 +62,22 @@ const api = {
     return answer(files.map((f) => (kind === 'file' ? new File([bytesOf(f)], f.name) : new Blob([bytesOf(f)]))));
   },
 
+  /**
+   * Loads the files as File objects and answers the local fee markets for `accounts`: a Parquet
+   * transactions file's accounts are left in the File and read back through the kernel worker.
+   */
+  async localFees(files: PageFile[], accounts: string[]): Promise<string> {
+    const engine = await createEngine({ duckdb: { workerUrl: duckdbWorkerUrl, wasmUrl: duckdbWasmUrl } });
+    try {
+      const { read, ingested, rejected, blocks } = await engine.load(files.map((f) => new File([bytesOf(f)], f.name)));
+      const estimate = await engine.call('chain::priorityfee::estimate', { accounts });
+      const recent = await engine.call('chain::priorityfee::recent', { accounts });
+      return show(JSON.stringify({ report: { read, ingested, rejected, blocks }, estimate, recent }));
+    } finally {
+      await engine.close();
+    }
+  },
+
   /** Runs percentilesU64 in the kernel module worker; the result as decimal strings. */
   async percentiles(values: string[], millis: number[]): Promise<string> {
     const kernels = await startBrowserKernelWorker();
