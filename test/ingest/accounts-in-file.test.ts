@@ -5,14 +5,19 @@
  * (`accountsInFile: false`):
  *   - answers live and as of times, over row groups and chunks cut where they fall;
  *   - a chunk mixing two transactions files (read back at once), and retention cutting segments;
- *   - a bad key: the same rejected row and field as reading at load, every other row kept;
+ *   - a bad key: the same rejected row and field as reading at load, every other row kept; a bad
+ *     value of another column (the batch's lists read back for the row path) likewise;
+ *   - a file whose column types send every batch to the row path: its accounts are read at load;
  *   - a file that changed after the load: the read back fails, naming the file.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Int64, Table, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { rowsToTable } from '../../src/ingest/arrow.js';
 import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
+import { loadParquetWasm } from '../../src/ingest/files/parquet-wasm.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
 import type { BlockRow, TransactionRow } from '../../src/schema/tables.js';
 import { callAny } from '../helpers/call.js';
@@ -165,6 +170,45 @@ describe('write-locked accounts left in the Parquet file', () => {
       expect(withoutIds(got[0] as never)).toEqual(oracleEstimate(oracle, { accounts: HOT, lookback: 150, includeVote: false }, MIN_SAMPLES));
     } finally {
       await lazy.engine.close();
+      await eager.engine.close();
+    }
+  });
+
+  it('a batch that takes the row path for another column reads its lists back: the other rows keep their accounts', async () => {
+    const bad = BLOCKS[50]!.txs[1]!;
+    const path = await writeDump('bad-signer', undefined, (t) => (t === bad ? { ...t, signer: 'not-a-key' } : t));
+    const lazy = await loaded(path);
+    const eager = await loaded(path, { accountsInFile: false });
+    try {
+      expect(lazy.report.rejections).toEqual(eager.report.rejections);
+      expect(lazy.report.rejections.map((r) => r.field)).toEqual(['signer']);
+      expect(await answers(lazy.engine)).toEqual(await answers(eager.engine));
+      const oracle = oracleBlocks({ slot: bad.slot, index: bad.index });
+      expect(withoutIds((await answers(lazy.engine))[0] as never))
+        .toEqual(oracleEstimate(oracle, { accounts: HOT, lookback: 150, includeVote: false }, MIN_SAMPLES));
+    } finally {
+      await lazy.engine.close();
+      await eager.engine.close();
+    }
+  });
+
+  it('a file whose types send every batch to the row path has its accounts read at load, not left in it', async () => {
+    // `index` as Int64 (the canonical type is Uint32): every batch takes the row path, which would read each batch's lists back
+    const path = await writeDump('int64-index');
+    const canonical = rowsToTable('transactions', BLOCKS.flatMap((b) => b.txs));
+    const columns = Object.fromEntries(canonical.schema.fields.map((f) => [f.name, canonical.getChild(f.name)!]));
+    const index = vectorFromArray(BLOCKS.flatMap((b) => b.txs.map((t) => BigInt(t.index))), new Int64());
+    const parquet = await loadParquetWasm();
+    const wasmTable = parquet.Table.fromIPCStream(tableToIPC(new Table({ ...columns, index }), 'stream'));
+    writeFileSync(join(path, 'transactions-0.parquet'), parquet.writeParquet(wasmTable));
+    const { engine, report } = await loaded(path);
+    const eager = await loaded(path, { accountsInFile: false });
+    try {
+      expect(report.rejected).toBe(0);
+      writeFileSync(join(path, 'transactions-0.parquet'), 'PAR1 replaced PAR1'); // read at load: nothing to read back
+      expect(await answers(engine)).toEqual(await answers(eager.engine));
+    } finally {
+      await engine.close();
       await eager.engine.close();
     }
   });

@@ -18,6 +18,18 @@ function canonicalType(column: Column, field: Field): boolean {
   return column.kind !== 'ns' || field.metadata.get(NANOS_METADATA_KEY) === 'ns';
 }
 
+/**
+ * Whether batches of `schema` can be canonical batches of `table` (every column of the table it
+ * has with the canonical type, every required one present): its values may still send a batch to
+ * the row path, its types would send them all.
+ */
+export function canonicalSchema(table: TableName, schema: Schema): boolean {
+  return TABLES[table].columns.every((column) => {
+    const field = schema.fields.find((f) => f.name === column.name);
+    return field ? canonicalType(column, field) : column.optional === true;
+  });
+}
+
 /** Every non-null value of a Utf8 column is a base58 public key (a null spanning bytes that are not digits sends the batch to the row path). */
 function allPublicKeys(data: Data): boolean {
   const skip = data.nullCount > 0 ? (i: number) => !data.getValid(i) : undefined;

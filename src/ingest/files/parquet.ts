@@ -13,6 +13,7 @@ import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { TRANSACTIONS } from '../../schema/tables.js';
 import type { DeferredColumns } from '../validate.js';
 import { joinColumns, validateRecordBatches } from './arrow-rows.js';
+import { canonicalSchema } from './canonical-batch.js';
 import { tableFromColumns } from './detect.js';
 import { createParquetDecoder, type ParquetDecoder, type ParquetLocation } from './parquet-decoder.js';
 import type { FileBatch, ReaderContext } from './reader.js';
@@ -61,22 +62,28 @@ export async function* readParquet(
 ): AsyncGenerator<FileBatch> {
   const named = (error: unknown, where = '') =>
     new Error(`${context.source}: ${where}${String((error as Error)?.message ?? error)}`);
-  const defer = keyListsInFile && !('bytes' in location) && (context.table ?? 'transactions') === 'transactions';
-  let opened;
-  try {
-    opened = await decoder.open(location, { batchRows: context.batchRows, ...(defer ? { deferKeyLists: KEY_LISTS } : {}) });
-  } catch (error) {
-    // the decoder's own messages say what is wrong; anything else is parquet-wasm failing on the bytes
-    const told = /^(truncated|not a readable)/.test(String((error as Error)?.message));
-    throw named(error, told ? '' : 'not a readable Parquet file (the decoder failed on its bytes): ');
-  }
-  const { handle } = opened;
+  const open = async (deferKeyLists: boolean) => {
+    try {
+      return await decoder.open(location, { batchRows: context.batchRows, ...(deferKeyLists ? { deferKeyLists: KEY_LISTS } : {}) });
+    } catch (error) {
+      // the decoder's own messages say what is wrong; anything else is parquet-wasm failing on the bytes
+      const told = /^(truncated|not a readable)/.test(String((error as Error)?.message));
+      throw named(error, told ? '' : 'not a readable Parquet file (the decoder failed on its bytes): ');
+    }
+  };
+  let opened = await open(keyListsInFile && !('bytes' in location));
+  let { handle } = opened;
   try {
     const schema = tableFromIPC(opened.schema).schema;
-    // only a transactions file's accounts are read back (another table's are not canonical columns)
-    const deferred = opened.deferred.length > 0 && (context.table ?? tableFromColumns(schema.fields.map((f) => f.name), context.source)) === 'transactions'
-      ? deferredColumns(location, opened.deferred, context.source, decoder, await stampOf(location))
-      : undefined;
+    // only a transactions file's accounts are read back (another table's are not canonical columns), and only
+    // where its batches can be kept as they are (the row path would read every batch's lists back): else opened again
+    const inFile = opened.deferred.length > 0 && canonicalSchema('transactions', schema)
+      && (context.table ?? tableFromColumns(schema.fields.map((f) => f.name), context.source)) === 'transactions';
+    if (opened.deferred.length > 0 && !inFile) {
+      await decoder.close(handle);
+      ({ handle } = opened = await open(false));
+    }
+    const deferred = inFile ? deferredColumns(location, opened.deferred, context.source, decoder, await stampOf(location)) : undefined;
     async function* batches(): AsyncGenerator<RecordBatch> {
       let rows = 0;
       for (;;) {
