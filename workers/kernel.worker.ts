@@ -59,8 +59,8 @@ const api: KernelWorkerApi = {
     return Comlink.transfer(opened, [opened.schema.buffer as ArrayBuffer]);
   },
   async parquetNext(handle) {
-    const parts = await parquet.next(handle);
-    return parts && Comlink.transfer(parts.map(owned), parts.map((bytes) => owned(bytes).buffer as ArrayBuffer));
+    const parts = (await parquet.next(handle))?.map(owned);
+    return parts && Comlink.transfer(parts, parts.map((bytes) => bytes.buffer as ArrayBuffer));
   },
   async parquetReadRows(location, columns, from, to) {
     const bytes = owned(await parquet.readRows(location, columns, from, to));

@@ -10,12 +10,30 @@ import type { DeferredColumns, ValidatedBatch } from './validate.js';
 
 const COLUMN = 'writable_accounts';
 
-/** The key lists of a chunk's transactions, by row of its table. */
-export type ChunkAccounts =
-  /** Every row's list left in one file: row i's is at row `rows[i]` of `file`. */
-  | { readonly file: DeferredColumns; readonly rows: Uint32Array }
-  /** Row i's list is `lists[rows?.[i] ?? i]` (null where the input gave none). */
-  | { readonly lists: Vector<List<Utf8>> | null; readonly rows?: Uint32Array };
+/** Write-locked accounts left in a file: transaction i's list is at row `rows[i]` of `file`. */
+export interface FileAccounts {
+  readonly file: DeferredColumns;
+  readonly rows: Uint32Array;
+}
+
+/** Key lists and where each transaction's is: transaction i's is `lists[rows?.[i] ?? i]` (null where the input gave none). */
+export interface AccountLists {
+  readonly lists: Vector<List<Utf8>> | null;
+  readonly rows?: Uint32Array;
+}
+
+/** The key lists of a chunk's transactions, by row of its table: every one left in one file, or at hand. */
+export type ChunkAccounts = FileAccounts | AccountLists;
+
+/** The lists of `accounts` read back with one read of the rows they span (`rows` then index the lists read). */
+export async function readBack({ file, rows }: FileAccounts): Promise<Required<AccountLists>> {
+  let first = Infinity;
+  let last = -1;
+  for (const row of rows) (first = Math.min(first, row)), (last = Math.max(last, row));
+  if (last < 0) return { lists: null, rows };
+  const lists = (await file.read(first, last + 1)).getChild(COLUMN) as Vector<List<Utf8>> | null;
+  return { lists, rows: rows.map((row) => row - first) };
+}
 
 /** Where each row of a chunk's table came from: row `local[i]` of its batch `batch[i]`. */
 export interface RowOrigins {
@@ -48,13 +66,10 @@ export async function chunkAccounts(table: Table, batches: readonly ValidatedBat
     const mine: number[] = [];
     for (let i = 0; i < table.numRows; i++) if (leftIn[batch[i]!] === file) mine.push(i);
     if (mine.length === 0) continue;
-    let first = Infinity;
-    let last = -1;
-    for (const i of mine) (first = Math.min(first, fileRow(i))), (last = Math.max(last, fileRow(i)));
-    const read = (await file.read(first, last + 1)).getChild(COLUMN) as Vector<List<Utf8>>;
-    for (const i of mine) rows[i] = base + fileRow(i) - first;
-    chunks.push(...read.data);
-    base += read.length;
+    const read = await readBack({ file, rows: Uint32Array.from(mine, fileRow) });
+    mine.forEach((i, j) => (rows[i] = base + read.rows[j]!));
+    chunks.push(...(read.lists?.data ?? []));
+    base += read.lists?.length ?? 0;
   }
   for (let i = 0; i < table.numRows; i++) if (!leftIn[batch[i]!]) rows[i] = i;
   return { lists: new Vector(chunks), rows };

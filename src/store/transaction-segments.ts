@@ -15,8 +15,7 @@
  */
 import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
-import type { ChunkAccounts } from '../ingest/chunk-accounts.js';
-import type { DeferredColumns } from '../ingest/validate.js';
+import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { AccountKeys, KEY_BATCH } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
@@ -29,12 +28,6 @@ export interface AccountSpans {
   readonly keys: AccountKeys;
   readonly offsets: Uint32Array;
   readonly ids: Uint32Array;
-}
-
-/** Write-locked accounts left in a file: transaction i's list is at row `rows[i]` of `file`. */
-export interface FileAccounts {
-  readonly file: DeferredColumns;
-  readonly rows: Uint32Array;
 }
 
 const inFile = (accounts: AccountSpans | FileAccounts): accounts is FileAccounts => 'file' in accounts;
@@ -403,12 +396,8 @@ export class TransactionSegments {
   }
 
   async #readAccounts(segment: ResidentTransactions): Promise<SpannedTransactions> {
-    const { file, rows } = segment.accounts as FileAccounts;
-    let first = Infinity;
-    let last = -1;
-    for (const row of rows) (first = Math.min(first, row)), (last = Math.max(last, row));
-    const lists = rows.length === 0 ? null : (await file.read(first, last + 1)).getChild('writable_accounts') as Vector<List<Utf8>> | null;
-    const spans = await new TimeSlices().run(accountSpans(lists, rows.map((row) => row - first), this.#keys));
+    const { lists, rows } = await readBack(segment.accounts as FileAccounts);
+    const spans = await new TimeSlices().run(accountSpans(lists, rows, this.#keys));
     // kept where the segment still is (retention may have cut it meanwhile), in the dictionary of now
     const read: SpannedTransactions = { ...segment, accounts: adoptAccounts(spans, this.#keys) };
     const at = this.#segments.indexOf(segment);

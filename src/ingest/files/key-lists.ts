@@ -6,9 +6,10 @@
 import type { Data, Field } from 'apache-arrow';
 import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
 import { MAX_TRANSACTION_KEYS } from '../../schema/tables.js';
+import { arrowType } from '../arrow.js';
 
 /** The canonical type of a key-list column, as apache-arrow prints it. */
-const KEY_LIST_TYPE = 'List<Utf8>';
+const KEY_LIST_TYPE = String(arrowType('keys'));
 
 /** Whether a field has the canonical key-list type. */
 export const isKeyListField = (field: Field): boolean => String(field.type) === KEY_LIST_TYPE;
