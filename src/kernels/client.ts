@@ -3,6 +3,7 @@
  * endpoint. Input values are transferred to the worker, not copied; results are transferred back.
  */
 import * as Comlink from 'comlink';
+import { TimeSlices } from '../platform/event-loop.js';
 import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
 import type { BlockAggregates, BlockOptions, Candles, TradeColumns } from './market.js';
 import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
@@ -95,8 +96,8 @@ export function createKernelClient(
     percentilesU64: (values, millis) =>
       call(() => remote.percentilesU64(Comlink.transfer(values, [values.buffer]), millis)),
     blockFeeStatsMany: (blocks) => call(() => remote.blockFeeStatsMany(Comlink.transfer(blocks, buffersOf(blocks)))),
-    sampleStats: (samples) => {
-      const copy = { price: samples.price.slice(), fee: samples.fee.slice(), limit: samples.limit.slice(), position: samples.position.slice() };
+    sampleStats: async (samples) => {
+      const copy = await copyInSlices(samples);
       return call(() => remote.sampleStats(Comlink.transfer(copy, buffersOf(copy))));
     },
     candles: (trades, width) => call(() => remote.candles(trades, width)),
@@ -118,6 +119,31 @@ export function createKernelClient(
       return failure !== undefined;
     },
     close: () => fail(new Error('kernel worker closed')),
+  };
+}
+
+/** Elements copied between two looks at the clock (half a MB of u64). */
+const COPY_PIECE = 1 << 16;
+
+/**
+ * A copy of the samples (to be transferred), made a piece at a time in time slices: an open fee
+ * window's samples are views of a buffer of up to an hour, megabytes that the caller's thread
+ * would otherwise copy in one stretch while requests wait (the fee answer's p99 while ingesting).
+ */
+async function copyInSlices(samples: FeeSamples): Promise<FeeSamples> {
+  const slices = new TimeSlices();
+  const copy = async <A extends BigUint64Array | Float64Array>(column: A, out: A): Promise<A> => {
+    for (let from = 0; from < column.length; from += COPY_PIECE) {
+      out.set(column.subarray(from, from + COPY_PIECE) as never, from);
+      if (slices.spent) await slices.next();
+    }
+    return out;
+  };
+  return {
+    price: await copy(samples.price, new BigUint64Array(samples.price.length)),
+    fee: await copy(samples.fee, new BigUint64Array(samples.fee.length)),
+    limit: await copy(samples.limit, new BigUint64Array(samples.limit.length)),
+    position: await copy(samples.position, new Float64Array(samples.position.length)),
   };
 }
 

@@ -9,7 +9,9 @@
  * made are computed then, between commits, by sliding a fresh window over the store's resident
  * transactions, and committed to the store like the live points. Retention prunes transactions, so
  * before it first does, every point is made and every window goes live (`beforePrune`): as-of
- * answers stay whole. An engine that keeps everything never pays for history nobody asks.
+ * answers stay whole. An engine that keeps everything never pays for history nobody asks. Windows
+ * slide in time slices (platform/event-loop.ts), letting requests in between: a block moves
+ * milliseconds of samples through each live window.
  *
  * Reading back: the newest points of a live window are kept in memory, and every point made until
  * the store starts its database (which then holds them; memory made them first): an as-of answer
@@ -17,6 +19,7 @@
  */
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
+import { TimeSlices } from '../platform/event-loop.js';
 import { Recommendation, type RecommendationRecord } from '../schema/records.js';
 import { RECO_WINDOWS, windowNanos } from '../schema/time.js';
 import { recordTableName } from '../store/ddl.js';
@@ -108,6 +111,7 @@ export class RecommendationsEngine implements ChunkObserver {
     const added: { slot: bigint; time: bigint; cuLimit: bigint }[] = [];
     const made = new Map<WindowHistory, RecommendationRecord[]>(live.map((h) => [h, []]));
     const updates: StreamUpdate[] = [];
+    const slices = new TimeSlices();
     for (let b = 0; b < columns.slots.length; b++) {
       const block = blocks.get(columns.slots[b])!;
       const cuLimit = block.cuLimit ?? BigInt(this.settings.blockCuLimit);
@@ -116,7 +120,7 @@ export class RecommendationsEngine implements ChunkObserver {
       const part = blockPart(columns, b, cuLimit);
       const points: RecommendationRecord[] = [];
       for (const history of live) {
-        const point = history.live!.advance(part, block.slot, block.timestamp, this.settings);
+        const point = await slices.run(history.live!.advance(part, block.slot, block.timestamp, this.settings));
         made.get(history)!.push(point);
         if (streamed.has(history.window)) points.push(point);
       }
@@ -232,6 +236,7 @@ export class RecommendationsEngine implements ChunkObserver {
     const blocks = this.#blocks;
     const store = this.store()!;
     const first = blocks.countBefore(blocks.times[from]! + 1n - history.length);
+    const slices = new TimeSlices();
     for (let i = first; i < to; i += PASS_BLOCKS) {
       const j = Math.min(to, i + PASS_BLOCKS);
       const { columns } = await store.transactions(blocks.slots[i]!, blocks.slots[j - 1]!);
@@ -240,8 +245,8 @@ export class RecommendationsEngine implements ChunkObserver {
       }
       for (let k = i; k < j; k++) {
         const part = blockPart(columns, k - i, blocks.cuLimits[k]!);
-        if (k < from) state.add(part, blocks.times[k]!);
-        else points.push(state.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings));
+        if (k < from) await slices.run(state.add(part, blocks.times[k]!));
+        else points.push(await slices.run(state.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings)));
       }
     }
     return { state, points };
