@@ -20,10 +20,10 @@ const CU_LIMIT = 60_000_000;
 const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 const f32 = (x: number) => Math.fround(x);
 
-/** The expected point of the window ending just after block `last`, computed from scratch. */
-function oracle(last: number, w: bigint, minSamples: number) {
-  const end = market[last].block.timestamp + 1n;
-  const blocks = market.slice(0, last + 1).filter((b) => b.block.timestamp >= end - w);
+/** The expected point of the window ending just after block `last` of `chain`, computed from scratch. */
+function oracle(chain: GeneratedBlock[], last: number, w: bigint, minSamples: number) {
+  const end = chain[last].block.timestamp + 1n;
+  const blocks = chain.slice(0, last + 1).filter((b) => b.block.timestamp >= end - w);
   const samples: { price: bigint; position: number; consumed: bigint }[] = [];
   const mins: bigint[] = [];
   const medians: bigint[] = [];
@@ -78,6 +78,19 @@ function oracle(last: number, w: bigint, minSamples: number) {
   return point;
 }
 
+/** Expects `points` (oldest first, one per block of `chain`) to be the oracle's. */
+function expectOracle(chain: GeneratedBlock[], points: Record<string, string>[], w: bigint, minSamples: number) {
+  for (let i = 0; i < chain.length; i++) {
+    const expected = oracle(chain, i, w, minSamples);
+    for (const [field, value] of Object.entries(expected)) {
+      const got = points[i][field];
+      if (typeof value === 'number') {
+        expect(Math.abs(Number(got) - value), `block ${i} ${field}: ${got} vs ${value}`).toBeLessThanOrEqual(Math.abs(value) * 2e-7 + 1e-12);
+      } else expect(got, `block ${i} ${field}`).toBe(value);
+    }
+  }
+}
+
 async function engineWith(blocks: GeneratedBlock[]): Promise<Engine> {
   const engine = await createEngine({ minSamples: 50 });
   for (let i = 0; i < blocks.length; i += 50) {
@@ -99,17 +112,26 @@ describe('recommendation', () => {
       const points = (await callAny(engine, 'chain::priorityfee::recommendation', { window, limit: 1000 })) as Record<string, string>[];
       expect(points).toHaveLength(market.length);
       points.reverse(); // oldest first, like market
-      for (let i = 0; i < market.length; i++) {
-        const expected = oracle(i, w, 50);
-        for (const [field, value] of Object.entries(expected)) {
-          const got = points[i][field];
-          if (typeof value === 'number') {
-            expect(Math.abs(Number(got) - value), `block ${i} ${field}: ${got} vs ${value}`).toBeLessThanOrEqual(Math.abs(value) * 2e-7 + 1e-12);
-          } else expect(got, `block ${i} ${field}`).toBe(value);
-        }
-      }
+      expectOracle(market, points, w, 50);
     });
   }
+
+  it('a live window slid in pieces (blocks of more samples than it moves between pauses) matches the oracle', async () => {
+    // ~1,200 fee-paying samples a block: each enters and leaves the live 10s window in several pieces
+    const wide = [...generateBlocks({ blocks: 40, txPerBlock: 1500, seed: 'reco-wide' })];
+    const live = await createEngine({ minSamples: 50 });
+    try {
+      const ingest = (b: GeneratedBlock) => live.ingest({ blocks: [b.block], transactions: b.transactions });
+      await ingest(wide[0]!);
+      await live.call('chain::priorityfee::recommendation', { window: '10s', limit: 1 }); // the window goes live
+      for (const block of wide.slice(1)) await ingest(block);
+      const points = (await callAny(live, 'chain::priorityfee::recommendation', { window: '10s', limit: 1000 })) as Record<string, string>[];
+      expect(points).toHaveLength(wide.length);
+      expectOracle(wide, points.reverse(), WINDOWS['10s']!, 50);
+    } finally {
+      await live.close();
+    }
+  });
 
   it('as of a time equals a live engine fed the earlier blocks', async () => {
     const at = market[120].block.timestamp + 1n;
