@@ -83,6 +83,22 @@ describe('priority-fee methods', () => {
     });
   }
 
+  it('answers an open window of more samples than the kernel worker is sent in one piece like the oracle', async () => {
+    // 110 blocks of 1,500 transactions in one 1h window: over 65,536 fee-paying samples, copied in pieces
+    const wide = [...generateBlocks({ blocks: 110, txPerBlock: 1500, seed: 'fees-wide' })];
+    const live = await engineWith(wide);
+    try {
+      const [open] = await callAny(live, 'chain::priorityfee::fee', { window: '1h', limit: 1 });
+      const start = (blockTime(wide.at(-1)!) / (60n * MINUTE)) * 60n * MINUTE;
+      const c = collect(wide.filter((b) => blockTime(b) >= start));
+      expect(c.txCount).toBeGreaterThan(65_536);
+      const { price_spread: _p, fee_spread: _f, limit_spread: _l, ...stats } = familyStats(c.samples);
+      expectFields(open!, { window_start: encodeTimestamp(start), tx_count: String(c.txCount), ...stats }, 'open 1h window');
+    } finally {
+      await live.close();
+    }
+  });
+
   it('returns the highest-fee transactions of the trailing 5 minutes, newer first on ties', async () => {
     const top = (await callAny(engine, 'chain::priorityfee::top_txs', { window: '5m', limit: 1000 })) as Record<string, string>[];
     const end = blockTime(market.at(-1)!) + 1n;
