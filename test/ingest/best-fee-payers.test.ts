@@ -1,0 +1,66 @@
+/**
+ * bestFeePayers against a plain reference: every fee-paying (non-vote, nonzero price) row of the
+ * block sorted by priority fee, then index, both descending, the first n kept. Fees are drawn from
+ * few values (many ties, which the float cut must keep whole) and from the whole u64 range (above
+ * 2^53, where the float keys tie fees that differ).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bestFeePayers, type ChunkTransactions } from '../../src/ingest/block-columns.js';
+
+interface Row {
+  vote: boolean;
+  price: bigint;
+  fee: bigint;
+}
+
+function columnsOf(blocks: Row[][]): ChunkTransactions {
+  const rows = blocks.flat();
+  const offsets = new Uint32Array(blocks.length + 1);
+  blocks.forEach((block, b) => (offsets[b + 1] = offsets[b]! + block.length));
+  return {
+    slots: blocks.map((_, b) => BigInt(b)),
+    offsets,
+    isVote: Uint8Array.from(rows, (r) => (r.vote ? 1 : 0)),
+    failed: new Uint8Array(rows.length),
+    computeUnitPrice: BigUint64Array.from(rows, (r) => r.price),
+    priorityFee: BigUint64Array.from(rows, (r) => r.fee),
+    computeUnitLimit: new Uint32Array(rows.length),
+    computeUnitsConsumed: new BigUint64Array(rows.length),
+    consumedKnown: new Uint8Array(rows.length),
+    index: Uint32Array.from(blocks.flatMap((block) => block.map((_, i) => i))),
+  };
+}
+
+function reference(block: Row[], first: number, n: number): number[] {
+  return block
+    .map((row, i) => ({ row, i }))
+    .filter(({ row }) => !row.vote && row.price !== 0n)
+    .sort((a, b) => (a.row.fee !== b.row.fee ? (a.row.fee > b.row.fee ? -1 : 1) : b.i - a.i))
+    .slice(0, n)
+    .map(({ i }) => first + i);
+}
+
+const HUGE = 2n ** 64n - 1n;
+const fee = fc.oneof(
+  fc.constantFrom(0n, 1n, 5_000n, 2n ** 53n, 2n ** 53n + 1n, HUGE - 1n, HUGE),
+  fc.bigInt({ min: 0n, max: 1000n }),
+  fc.bigInt({ min: 2n ** 60n, max: 2n ** 60n + 64n }),
+  fc.bigInt({ min: 0n, max: HUGE }),
+);
+const row = fc.record({ vote: fc.boolean(), price: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: HUGE })), fee });
+const block = fc.array(row, { maxLength: 400, size: 'max' });
+
+describe('bestFeePayers', () => {
+  it('keeps the best n fee-paying rows of each block, best first, like a full sort', () => {
+    fc.assert(
+      fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 120 }), (blocks, n) => {
+        const columns = columnsOf(blocks);
+        blocks.forEach((rows, b) => {
+          expect(bestFeePayers(columns, b, n)).toEqual(reference(rows, columns.offsets[b]!, n));
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
