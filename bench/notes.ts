@@ -304,15 +304,19 @@ const ENTRIES: readonly Entry[] = [
     explain: (f) => ({
       why: `Ingestion ran at ${Number(f.values?.ingest_blocks_per_s_while_querying ?? NaN).toFixed(1)} blocks/s beside the queries (the chain ` +
         'makes 2.5 a second), one block per ingest call given as row objects, as fast as the serving thread allows, so nearly every ' +
-        'call arrives while a block is being ingested. Since step 15 that work runs in slices of about a quarter millisecond (the ' +
-        'rows validated, the chunk\'s stages, the accounts interned, the columns built), and the store no longer makes Arrow IPC at ' +
-        'each commit; a local call waits for one slice, a MessagePort call (a macrotask each way) for up to two. What is left, from ' +
-        'a profile of the event loop\'s turns over 1 ms while ingesting 400 blocks (87 such turns, against 835 before step 15): ' +
-        'garbage collection, 49 of them at 2.8 ms on average (scavenges of the row objects, the per-block records and stream ' +
-        'updates), and the stages not cut yet (the engines\' prepare continuations, the publication, the chunk\'s checks).',
+        'call arrives while a block is being ingested. That work runs in slices of about a quarter millisecond (the rows validated, ' +
+        'the chunk\'s stages, the accounts interned, the columns built, and since this session each live recommendation window\'s ' +
+        'slide, 256 samples between pauses, and the copy of the open fee window\'s samples for the kernel worker); a local call waits ' +
+        'for one slice, a MessagePort call (a macrotask each way) for up to two. What is left over 1 ms, from a probe of the event ' +
+        'loop\'s turns while ingesting: garbage collection (scavenges of the row objects, the per-block records and stream updates), ' +
+        'a batch of keys interned while the dictionary\'s table grows, the Arrow columns built from row objects. The fee answer ' +
+        'waits for its own work too: the open window\'s statistics are computed in full, in the kernel worker, on the first call ' +
+        'after each block (about 10 ms for a minute of mainnet-profile samples); its standard deviation is taken around the ' +
+        'window\'s exact mean, so it cannot be kept sample by sample without changing its last bits.',
       close: 'Less garbage a block, which shortens the scavenges: the per-block records and stream updates as typed columns, fewer ' +
-        'objects in the top lists; then the publication and the engines\' prepare in slices too. At the chain\'s own pace the ' +
-        'same calls answer in microseconds (the idle columns).',
+        'objects in the top lists; the publication in slices too. For the fee answer, the open window\'s sorted samples kept in ' +
+        'the kernel worker between calls (each call merging the new block\'s samples in) with the deviation summed in two passes ' +
+        'over them. At the chain\'s own pace the same calls answer in microseconds (the idle columns).',
     }),
   },
   {
@@ -327,7 +331,7 @@ const ENTRIES: readonly Entry[] = [
           `${v('median_rps_ratio').toFixed(3)}x, ${v('median_rps_ingesting').toLocaleString('en-US')} requests/s against the bare server's ` +
           `${v('median_rps_bare').toLocaleString('en-US')}), and the worst p99 is ${ms(v('worst_p99_ms'))} (${text('worst_p99_method')}; median ` +
           `${ms(v('median_p99_ms'))}). The requests wait for the thread: at speed Infinity the replay commits the blocks that are due ` +
-          `together, up to 64 blocks or 65,536 rows at once (about 40 mainnet-profile blocks), and lets the event loop turn once between commits, so the server process's event loop was ` +
+          `together, up to 16 blocks or 65,536 rows at once (64 blocks until this session), and lets the event loop turn between commits and within their stages, so the server process's event loop was ` +
           `held up to ${ms(v('event_loop_delay_max_ms_ingesting'))} at a time during these runs. A CPU profile of the server process under ` +
           'this load (node --cpu-prof, 10 s of the recommendation at 10 connections while ingesting) has the thread 98% busy: 65% in the ' +
           'ingest pipeline, of which the seven recommendation windows\' ordered multisets (add, delete, insert, payloadSumAtLeast) ' +
@@ -344,8 +348,9 @@ const ENTRIES: readonly Entry[] = [
           `At the chain's own pace (a replay at speed 1, 2.5 blocks/s) the worst ratio is ${v('worst_rps_ratio_live').toFixed(3)}x (median ` +
           `${v('median_rps_ratio_live').toFixed(2)}x) and the worst p99 ${ms(v('worst_p99_ms_live'))} (median ${ms(v('median_p99_ms_live'))}).`,
         close: 'Ingest off the serving thread (an engine worker committing the blocks and publishing each block\'s live state to the ' +
-          'thread that answers), or at least commits cut into slices of a few ms with the event loop turning between them (one block ' +
-          'per commit, yields inside a block\'s method updates); and cheaper recommendation windows (their order statistics kept as ' +
+          'thread that answers), or at least the publication cut too: the market\'s pairs take each block\'s statistics in the ' +
+          'commit\'s one synchronous stretch (its candle books and live trailing windows are updated in place, where the other ' +
+          'engines build theirs aside in prepare); and cheaper recommendation windows (their order statistics kept as ' +
           'typed columns rather than ordered-multiset nodes), which also speeds the replay. Each record encoded to its wire text once, when it is made (the newest block\'s ' +
           'fees and windows are asked again and again), not per call (the float32 memo is a first step). For the market methods, a newest-first ' +
           'index across pairs (the newest blocks\' records already list the pairs that traded), so an unfiltered limit-N answer reads ' +
