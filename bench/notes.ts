@@ -305,7 +305,7 @@ const ENTRIES: readonly Entry[] = [
       why: `Ingestion ran at ${Number(f.values?.ingest_blocks_per_s_while_querying ?? NaN).toFixed(1)} blocks/s beside the queries (the chain ` +
         'makes 2.5 a second), one block per ingest call given as row objects, as fast as the serving thread allows, so nearly every ' +
         'call arrives while a block is being ingested. That work runs in slices of about a quarter millisecond (the rows validated, ' +
-        'the chunk\'s stages, the accounts interned, the columns built, and since this session each live recommendation window\'s ' +
+        'the chunk\'s stages, the accounts interned, the columns built, and each live recommendation window\'s ' +
         'slide, 256 samples between pauses, and the copy of the open fee window\'s samples for the kernel worker); a local call waits ' +
         'for one slice, a MessagePort call (a macrotask each way) for up to two. What is left over 1 ms, from a probe of the event ' +
         'loop\'s turns while ingesting: garbage collection (scavenges of the row objects, the per-block records and stream updates), ' +
@@ -331,7 +331,7 @@ const ENTRIES: readonly Entry[] = [
           `${v('median_rps_ratio').toFixed(3)}x, ${v('median_rps_ingesting').toLocaleString('en-US')} requests/s against the bare server's ` +
           `${v('median_rps_bare').toLocaleString('en-US')}), and the worst p99 is ${ms(v('worst_p99_ms'))} (${text('worst_p99_method')}; median ` +
           `${ms(v('median_p99_ms'))}). The requests wait for the thread: at speed Infinity the replay commits the blocks that are due ` +
-          `together, up to 16 blocks or 65,536 rows at once (64 blocks until this session), and lets the event loop turn between commits and within their stages, so the server process's event loop was ` +
+          `together, up to 16 blocks or 65,536 rows at once (64 before 9d7af87), and lets the event loop turn between commits and within their stages, so the server process's event loop was ` +
           `held up to ${ms(v('event_loop_delay_max_ms_ingesting'))} at a time during these runs. A CPU profile of the server process under ` +
           'this load (node --cpu-prof, 10 s of the recommendation at 10 connections while ingesting) has the thread 98% busy: 65% in the ' +
           'ingest pipeline, of which the seven recommendation windows\' ordered multisets (add, delete, insert, payloadSumAtLeast) ' +
