@@ -352,9 +352,7 @@ const ENTRIES: readonly Entry[] = [
           'commit\'s one synchronous stretch (its candle books and live trailing windows are updated in place, where the other ' +
           'engines build theirs aside in prepare); and cheaper recommendation windows (their order statistics kept as ' +
           'typed columns rather than ordered-multiset nodes), which also speeds the replay. Each record encoded to its wire text once, when it is made (the newest block\'s ' +
-          'fees and windows are asked again and again), not per call (the float32 memo is a first step). For the market methods, a newest-first ' +
-          'index across pairs (the newest blocks\' records already list the pairs that traded), so an unfiltered limit-N answer reads ' +
-          'N entries instead of every pair\'s head.',
+          'fees and windows are asked again and again), not per call (the float32 memo is a first step).',
       };
     },
   },
