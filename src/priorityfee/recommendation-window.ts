@@ -109,20 +109,8 @@ export class RecommendationWindow {
    * reads a window while it slides (answers read the points it made).
    */
   *#apply(part: BlockPart, sign: 1 | -1): Steps<void> {
-    for (let from = 0; from < part.prices.length; from += PIECE) {
-      const to = Math.min(part.prices.length, from + PIECE);
-      const prices = part.prices.subarray(from, to);
-      const positions = part.positions.subarray(from, to);
-      if (sign > 0) this.#prices.add(prices, positions);
-      else this.#prices.remove(prices, positions);
-      yield;
-    }
-    for (let from = 0; from < part.consumed.length; from += PIECE) {
-      const consumed = part.consumed.subarray(from, Math.min(part.consumed.length, from + PIECE));
-      if (sign > 0) this.#consumed.add(consumed);
-      else this.#consumed.remove(consumed);
-      yield;
-    }
+    yield* slide(this.#prices, sign, part.prices, part.positions);
+    yield* slide(this.#consumed, sign, part.consumed);
     if (part.fill !== undefined) {
       if (sign > 0) this.#fills.addOne(part.fill);
       else this.#fills.removeOne(part.fill);
@@ -199,3 +187,15 @@ export class RecommendationWindow {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** Adds (sign 1) or removes (-1) the entries of `keys` (and `payloads`) PIECE at a time, a pause after each piece. */
+function* slide(set: OrderedMultiset, sign: 1 | -1, keys: BigUint64Array, payloads?: Float64Array): Steps<void> {
+  for (let from = 0; from < keys.length; from += PIECE) {
+    const to = Math.min(keys.length, from + PIECE);
+    const piece = keys.subarray(from, to);
+    const pieceOf = payloads?.subarray(from, to);
+    if (sign > 0) set.add(piece, pieceOf);
+    else set.remove(piece, pieceOf);
+    yield;
+  }
+}
