@@ -65,13 +65,14 @@ async function tradesParquet(): Promise<number[]> {
   return Array.from(sink.bytes());
 }
 
+/** A page's file as the Node engine loads it: its name and bytes (a text file's as UTF-8). */
+const nodeInput = (f: PageFile) => ({ name: f.name, bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? '') });
+
 /** What the page computes, computed by the Node engine on the same files. */
 async function nodeAnswer(files: PageFile[]): Promise<unknown> {
   const engine = await createEngine();
   try {
-    const report = await engine.load(files.map((f) => ({
-      name: f.name, bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''),
-    })));
+    const report = await engine.load(files.map(nodeInput));
     const { read, ingested, rejected, blocks } = report;
     return {
       report: { read, ingested, rejected, blocks },
@@ -101,9 +102,7 @@ async function transactionsParquet(): Promise<number[]> {
 async function nodeLocalFees(files: PageFile[], accounts: string[]): Promise<unknown> {
   const engine = await createEngine();
   try {
-    const { read, ingested, rejected, blocks } = await engine.load(files.map((f) => ({
-      name: f.name, bytes: f.bytes ? Uint8Array.from(f.bytes) : new TextEncoder().encode(f.text ?? ''),
-    })));
+    const { read, ingested, rejected, blocks } = await engine.load(files.map(nodeInput));
     return {
       report: { read, ingested, rejected, blocks },
       estimate: await engine.call('chain::priorityfee::estimate', { accounts }),
