@@ -8,6 +8,7 @@
 import type { Table } from 'apache-arrow';
 import { decimalAmount, tradePrice } from '../schema/amounts.js';
 import { pairKey } from './pairs.js';
+import { boolBytes, compareU64, HIGH, LOW, wordsOf } from '../schema/u64-words.js';
 
 /** One pair's trades: rows [from, to) of the chunk columns. */
 export interface PairRange {
@@ -34,14 +35,51 @@ export interface ChunkTrades {
 
 /** Exact powers of ten as floats (every one up to 1e22 is representable). */
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
-const EXACT_INTEGER = 2n ** 53n;
+/** High words below this make a u64 below 2^53: an exact double. */
+const EXACT_HIGH = 2 ** 21;
 
 /**
- * raw / 10^decimals correctly rounded: `decimalAmount`, with a fast path when both operands are
- * exact floats (then one IEEE division is the correctly rounded quotient, the same number).
+ * Amount i of a u64 column (`words`, its 32-bit words) over 10^decimals, correctly rounded
+ * (`decimalAmount`), with no BigInt when both operands are exact floats: then one IEEE division
+ * is the correctly rounded quotient, the same number.
  */
-export function volumeOf(raw: bigint, decimals: number): number {
-  return raw <= EXACT_INTEGER && decimals < POW10.length ? Number(raw) / POW10[decimals]! : decimalAmount(raw, decimals);
+function volumeAt(words: Uint32Array, amounts: BigUint64Array, i: number, decimals: number): number {
+  const amount = exactAt(words, i);
+  return amount === undefined || decimals >= POW10.length ? decimalAmount(amounts[i]!, decimals) : amount / POW10[decimals]!;
+}
+
+/** u64 i of `words` as a double when it is exact (below 2^53). */
+function exactAt(words: Uint32Array, i: number): number | undefined {
+  const high = words[2 * i + HIGH]!;
+  return high < EXACT_HIGH ? high * 2 ** 32 + words[2 * i + LOW]! : undefined;
+}
+
+/** A chunk's trade amounts: the u64 columns, their 32-bit words, and the decimals. */
+interface TradeAmounts {
+  readonly base: BigUint64Array;
+  readonly quote: BigUint64Array;
+  readonly baseWords: Uint32Array;
+  readonly quoteWords: Uint32Array;
+  readonly baseDecimals: Uint8Array;
+  readonly quoteDecimals: Uint8Array;
+}
+
+/**
+ * `tradePrice` of trade i: (quote x 10^bd) / (base x 10^qd), the powers of ten reduced to one
+ * side. When both sides are exact doubles below 2^53 (as for most trades), one IEEE division is
+ * the correctly rounded quotient, the same number as the exact rational's; else the BigInt path.
+ */
+function priceAt(t: TradeAmounts, i: number): number {
+  const base = exactAt(t.baseWords, i);
+  const quote = exactAt(t.quoteWords, i);
+  const shift = t.baseDecimals[i]! - t.quoteDecimals[i]!;
+  if (base !== undefined && quote !== undefined && base > 0 && Math.abs(shift) < POW10.length) {
+    // a product of integers below 2^53 is exact; one at or above it stays at or above it when rounded
+    const num = shift >= 0 ? quote * POW10[shift]! : quote;
+    const den = shift >= 0 ? base : base * POW10[-shift]!;
+    if (num < 2 ** 53 && den < 2 ** 53) return num / den;
+  }
+  return tradePrice(t.base[i]!, t.baseDecimals[i]!, t.quote[i]!, t.quoteDecimals[i]!);
 }
 
 const made = new WeakMap<Table, ChunkTrades>();
@@ -56,17 +94,20 @@ export function chunkTradesOf(table: Table): ChunkTrades {
 /** Splits a chunk's trades table into per-pair ranges in order-key order. */
 export function chunkTrades(table: Table): ChunkTrades {
   const n = table.numRows;
-  const slots = table.getChild('slot')!.toArray() as BigUint64Array;
+  const slots = wordsOf(table.getChild('slot')!.toArray() as BigUint64Array);
   const txIndex = table.getChild('tx_index')!.toArray() as Uint32Array;
   const fillIndex = table.getChild('fill_index')!.toArray() as Uint32Array;
-  const times = table.getChild('timestamp')!.toArray() as BigInt64Array;
+  const times = wordsOf(table.getChild('timestamp')!.toArray() as BigInt64Array);
   const bases = table.getChild('base')!;
   const quotes = table.getChild('quote')!;
   const baseAmounts = table.getChild('base_amount')!.toArray() as BigUint64Array;
   const quoteAmounts = table.getChild('quote_amount')!.toArray() as BigUint64Array;
-  const baseDecimals = table.getChild('base_decimals')!.toArray() as Uint8Array;
-  const quoteDecimals = table.getChild('quote_decimals')!.toArray() as Uint8Array;
-  const isBuy = table.getChild('is_buy')!;
+  const amounts: TradeAmounts = {
+    base: baseAmounts, quote: quoteAmounts, baseWords: wordsOf(baseAmounts), quoteWords: wordsOf(quoteAmounts),
+    baseDecimals: table.getChild('base_decimals')!.toArray() as Uint8Array,
+    quoteDecimals: table.getChild('quote_decimals')!.toArray() as Uint8Array,
+  };
+  const isBuy = boolBytes(table.getChild('is_buy')!);
 
   const pairIds = new Map<string, number>();
   const pairOf = new Int32Array(n);
@@ -83,17 +124,11 @@ export function chunkTrades(table: Table): ChunkTrades {
     }
     pairOf[i] = id;
   }
+  const byName = pairNames.map((_, id) => id)
+    .sort((a, b) => compareText(pairNames[a]![0], pairNames[b]![0]) || compareText(pairNames[a]![1], pairNames[b]![1]));
   const rank = new Int32Array(pairNames.length);
-  pairNames
-    .map((_, id) => id)
-    .sort((a, b) => compareText(pairNames[a]![0], pairNames[b]![0]) || compareText(pairNames[a]![1], pairNames[b]![1]))
-    .forEach((id, r) => (rank[id] = r));
-
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) =>
-    rank[pairOf[a]!]! - rank[pairOf[b]!]! ||
-    (slots[a]! < slots[b]! ? -1 : slots[a]! > slots[b]! ? 1 : txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!));
+  byName.forEach((id, r) => (rank[id] = r));
+  const order = pairOrder(n, rank, pairOf, (a, b) => compareU64(slots, a, b) || txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!);
 
   const out = {
     pairs: [] as PairRange[],
@@ -105,15 +140,20 @@ export function chunkTrades(table: Table): ChunkTrades {
     isBuy: new Uint8Array(n),
     rows: order,
   };
+  const slotOut = wordsOf(out.slot);
+  const timeOut = wordsOf(out.time);
   let from = 0;
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    out.slot[k] = BigInt.asIntN(64, slots[i]!);
-    out.time[k] = times[i]!;
-    out.baseVolume[k] = volumeOf(baseAmounts[i]!, baseDecimals[i]!);
-    out.quoteVolume[k] = volumeOf(quoteAmounts[i]!, quoteDecimals[i]!);
-    out.price[k] = tradePrice(baseAmounts[i]!, baseDecimals[i]!, quoteAmounts[i]!, quoteDecimals[i]!);
-    out.isBuy[k] = isBuy.get(i) ? 1 : 0;
+    // a slot below 2^63 (every real one) is the same 64 bits as an i64
+    slotOut[2 * k] = slots[2 * i]!;
+    slotOut[2 * k + 1] = slots[2 * i + 1]!;
+    timeOut[2 * k] = times[2 * i]!;
+    timeOut[2 * k + 1] = times[2 * i + 1]!;
+    out.baseVolume[k] = volumeAt(amounts.baseWords, baseAmounts, i, amounts.baseDecimals[i]!);
+    out.quoteVolume[k] = volumeAt(amounts.quoteWords, quoteAmounts, i, amounts.quoteDecimals[i]!);
+    out.price[k] = priceAt(amounts, i);
+    out.isBuy[k] = isBuy[i]!;
     if (k + 1 === n || pairOf[order[k + 1]!] !== pairOf[i]) {
       const [base, quote] = pairNames[pairOf[i]!]!;
       out.pairs.push({ base, quote, from, to: k + 1 });
@@ -121,6 +161,26 @@ export function chunkTrades(table: Table): ChunkTrades {
     }
   }
   return out;
+}
+
+/**
+ * Rows 0..n-1 ordered by the rank of their pair, then by `compare`. Rows usually come in
+ * `compare` order already (dumps are in slot order): then a stable counting sort by pair keeps it,
+ * one pass each way instead of a comparison sort.
+ */
+function pairOrder(n: number, rank: Int32Array, pairOf: Int32Array, compare: (a: number, b: number) => number): Uint32Array {
+  const order = new Uint32Array(n);
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = compare(i - 1, i) <= 0;
+  if (!sorted) {
+    for (let i = 0; i < n; i++) order[i] = i;
+    return order.sort((a, b) => rank[pairOf[a]!]! - rank[pairOf[b]!]! || compare(a, b));
+  }
+  const starts = new Uint32Array(rank.length + 1);
+  for (let i = 0; i < n; i++) starts[rank[pairOf[i]!]! + 1]!++;
+  for (let r = 0; r < rank.length; r++) starts[r + 1]! += starts[r]!;
+  for (let i = 0; i < n; i++) order[starts[rank[pairOf[i]!]!]!++] = i;
+  return order;
 }
 
 /** Byte order of base58 text (what DuckDB's VARCHAR ordering gives): plain code-unit comparison. */
