@@ -146,7 +146,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   // runs a task in the pipeline's queue; before the first ingest nothing can commit: the task runs at once
   const betweenCommits = async <T>(task: () => Promise<T> | T): Promise<T> => (opening ? (await opening).exclusive(task) : task());
   const priorityFees = new PriorityFeeEngine(settings, kernels, () => store, betweenCommits, demand);
-  const market = new MarketEngine(settings, kernels, demand);
+  const market = new MarketEngine(settings, demand);
   // history computed when asked is completed before retention prunes what it is computed from; the
   // market drops its own history with the store's
   const retention = new Retention(retainNanos(retain), () => store, [priorityFees.recommendations, market]);

@@ -1,55 +1,29 @@
 /**
- * Kernel worker entry: a Node worker_thread or a browser module Web Worker. It exposes the kernels
- * over Comlink and instantiates them lazily, because a browser module worker must call `expose`
- * before any top-level await or it loses the messages that arrive first (DESIGN.md 2).
+ * Kernel worker entry: a Node worker_thread or a browser module Web Worker. It exposes, over
+ * Comlink, what is long enough to keep off the serving thread: the fee windows' statistics (the
+ * fee kernels over up to an hour of samples) and Parquet decoding. It instantiates them lazily,
+ * because a browser module worker must call `expose` before any top-level await or it loses the
+ * messages that arrive first (DESIGN.md 2).
  */
 import * as Comlink from 'comlink';
 import type { KernelWorkerApi } from '../src/kernels/client.js';
 import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
-import { createKernels, type Kernels } from '../src/kernels/instance.js';
-import { createMarketKernels, type MarketKernels } from '../src/kernels/market.js';
 import { createParquetDecoder } from '../src/ingest/files/parquet-decoder.js';
 import { configureParquetWasm } from '../src/ingest/files/parquet-wasm.js';
 
-/** Values pre-reserved at start-up, so the first calls pay no memory growth or page faults. */
-const INITIAL_VALUES = 1 << 20;
-
-let kernels: Kernels | undefined;
-const instance = (): Kernels => (kernels ??= createKernels(INITIAL_VALUES));
 let feeKernels: FeeKernels | undefined;
 const fees = (): FeeKernels => (feeKernels ??= createFeeKernels());
-let marketKernels: MarketKernels | undefined;
-const market = (): MarketKernels => (marketKernels ??= createMarketKernels());
 const parquet = createParquetDecoder();
 
 /** Bytes that own their whole buffer, so that it can be transferred: parquet-wasm hands out such copies; anything else is copied. */
 const owned = (bytes: Uint8Array): Uint8Array => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
 
-/** A result object of typed arrays, its buffers transferred back instead of copied. */
-const transferred = <T extends object>(result: T): T =>
-  Comlink.transfer(result, [...new Set(Object.values(result).filter(ArrayBuffer.isView).map((v) => v.buffer as ArrayBuffer))]);
-
 const api: KernelWorkerApi = {
   async ready() {
-    instance();
     fees();
-    market();
-  },
-  async percentilesU64(values, millis) {
-    const out = instance().percentilesU64(values, millis);
-    return Comlink.transfer(out, [out.buffer]);
-  },
-  async blockFeeStatsMany(blocks) {
-    return fees().blockFeeStatsMany(blocks);
   },
   async sampleStats(samples) {
     return fees().sampleStats(samples);
-  },
-  async candles(trades, width) {
-    return transferred(market().candles(trades, width));
-  },
-  async blockAggregates(trades, keys, options) {
-    return transferred(market().blockAggregates(trades, keys, options));
   },
   async configureParquet(wasm) {
     configureParquetWasm({ build: 'esm', wasm });

@@ -4,8 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import { TimeSlices } from '../platform/event-loop.js';
-import type { BlockFeeStats, FeeSamples, ManyBlockColumns, SampleStats } from './fees.js';
-import type { BlockAggregates, BlockOptions, Candles, TradeColumns } from './market.js';
+import type { FeeSamples, SampleStats } from './fees.js';
 import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
 import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
 
@@ -13,16 +12,8 @@ import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
 export interface KernelWorkerApi {
   /** Instantiates the kernels (they are created lazily on first use otherwise). */
   ready(): Promise<void>;
-  /** Nearest-rank percentiles; the result's buffer is transferred back. */
-  percentilesU64(values: BigUint64Array, millis: Uint32Array): Promise<BigUint64Array>;
-  /** Per-block priority-fee statistics of many blocks (src/kernels/fees.ts). */
-  blockFeeStatsMany(blocks: ManyBlockColumns): Promise<BlockFeeStats[]>;
   /** Priority-fee statistics of one sample set (src/kernels/fees.ts). */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
-  /** Candle rollup (src/kernels/market.ts). */
-  candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
-  /** Per-group trade aggregates with outlier trimming (src/kernels/market.ts). */
-  blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
   /** Where the worker's parquet-wasm (esm build) takes its wasm from: a page's `parquetWasm` setting. */
   configureParquet(wasm: PostableParquetWasm): Promise<void>;
   /** Parquet decoding (src/ingest/files/parquet-decoder.ts): each batch's IPC bytes transferred back. */
@@ -34,19 +25,8 @@ export interface KernelWorkerApi {
 
 /** The kernels, running in a worker. */
 export interface KernelClient {
-  /**
-   * Nearest-rank percentiles of `values` (`millis[i]` in thousandths of a percent, 0..100000).
-   * The whole buffer behind `values` is transferred to the worker: it is detached afterwards.
-   */
-  percentilesU64(values: BigUint64Array, millis: Uint32Array): Promise<BigUint64Array>;
-  /** Per-block priority-fee statistics; the columns' buffers are transferred (detached afterwards). */
-  blockFeeStatsMany(blocks: ManyBlockColumns): Promise<BlockFeeStats[]>;
   /** Statistics of a sample set; the columns are copied (they may be views into a larger buffer). */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
-  /** Candle rollup; the trade columns are copied, the result's buffers transferred back. */
-  candles(trades: Omit<TradeColumns, 'isBuy'>, width: bigint): Promise<Candles>;
-  /** Per-group trade aggregates; the trade columns are copied, the result's buffers transferred back. */
-  blockAggregates(trades: Omit<TradeColumns, 'time'>, keys: BigInt64Array, options?: BlockOptions): Promise<BlockAggregates>;
   /** Parquet files decoded in the worker, on the other core: a Node path or a browser File is read there. */
   readonly parquet: ParquetDecoder;
   /** Sets where the worker's parquet-wasm takes its wasm from (browsers; before the first Parquet file). */
@@ -93,15 +73,10 @@ export function createKernelClient(
   }
 
   return {
-    percentilesU64: (values, millis) =>
-      call(() => remote.percentilesU64(Comlink.transfer(values, [values.buffer]), millis)),
-    blockFeeStatsMany: (blocks) => call(() => remote.blockFeeStatsMany(Comlink.transfer(blocks, buffersOf(blocks)))),
     sampleStats: async (samples) => {
       const copy = await copyInSlices(samples);
       return call(() => remote.sampleStats(Comlink.transfer(copy, buffersOf(copy))));
     },
-    candles: (trades, width) => call(() => remote.candles(trades, width)),
-    blockAggregates: (trades, keys, options) => call(() => remote.blockAggregates(trades, keys, options)),
     configureParquet: (wasm) => call(() => remote.configureParquet(wasm)),
     parquet: {
       open: (location, options) => call(() => remote.parquetOpen(location, options)),

@@ -25,7 +25,6 @@
  * and ingestion from their own observers) are handed to the subscriptions, read from the same live
  * state that answers queries.
  */
-import type { KernelClient } from '../kernels/client.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { EngineSettings } from '../methods/context.js';
 import type { BlockTradesRecord, CandleRecord, TwapRecord, VolumeRecord, VwapRecord } from '../schema/records.js';
@@ -88,10 +87,9 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   /** The timings of the last 300 slots (chain::market::ingestion, live). */
   readonly ingestion: IngestionLog;
 
-  /** `kernels` gives the kernel worker (started on first use by the engine); `demand` says what is streamed. */
+  /** `demand` says what is streamed. */
   constructor(
     private readonly settings: Readonly<EngineSettings>,
-    private readonly kernels: () => Promise<KernelClient>,
     private readonly demand: StreamDemand = NO_DEMAND,
   ) {
     this.#usd = new UsdPrices(() => settings.stablecoins);
@@ -106,7 +104,7 @@ export class MarketEngine implements ChunkObserver, PruneListener {
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     if (!chunk.trades || chunk.trades.numRows === 0) return NOTHING;
-    const stats = await blockStats(await this.kernels(), chunkTradesOf(chunk.trades), this.settings.outlierThreshold);
+    const stats = blockStats(chunkTradesOf(chunk.trades), this.settings.outlierThreshold);
     const commitPrices = this.#usd.price(stats);
     return {
       records: [],

@@ -1,6 +1,8 @@
 /**
  * Per-block priority-fee statistics (chain::priorityfee::block): computed once per block at ingest
- * by the fee kernels in the kernel worker, committed with the block into the store's block_fees
+ * by the fee kernels on this thread, a piece of blocks between two turns of the event loop (a
+ * round trip to the kernel worker waited behind its Parquet decoding longer than the kernel runs:
+ * docs/architecture.md), committed with the block into the store's block_fees
  * table, and the newest kept in memory so that live queries answer without a store round trip.
  * Until the store has started its database every record stays in memory (the store only holds
  * them, unread), so that as-of queries answer from memory too: a load whose queries memory
@@ -8,8 +10,8 @@
  */
 import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import type { KernelClient } from '../kernels/client.js';
-import type { ManyBlockColumns } from '../kernels/fees.js';
+import { blockFeeStatsMany, type BlockFeeStats } from '../kernels/fees.js';
+import { TimeSlices, type Steps } from '../platform/event-loop.js';
 import { recordId } from '../schema/ids.js';
 import { BlockFees, type BlockFeesRecord } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
@@ -20,13 +22,26 @@ import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { RecentRecords } from '../windows/recent-records.js';
 import type { BlockRef } from './store-queries.js';
 
-/** The kernel's input: copies of the shared columns, which the worker call transfers away. */
-function kernelInput(c: ChunkTransactions): ManyBlockColumns {
-  return {
-    offsets: c.offsets.slice(), isVote: c.isVote.slice(), computeUnitPrice: c.computeUnitPrice.slice(), priorityFee: c.priorityFee.slice(),
-    computeUnitLimit: c.computeUnitLimit.slice(), computeUnitsConsumed: c.computeUnitsConsumed.slice(), index: c.index.slice(),
-    consumedKnown: c.consumedKnown.slice(),
-  };
+/** Transactions of the blocks computed in one piece: about a tenth of a millisecond of the kernel. */
+const PIECE_ROWS = 4096;
+
+/** The statistics of every block of a chunk's columns, a piece of whole blocks at a time. */
+function* blockStatsSteps(c: ChunkTransactions): Steps<BlockFeeStats[]> {
+  const stats: BlockFeeStats[] = [];
+  for (let b0 = 0, b1: number; b0 < c.slots.length; b0 = b1) {
+    const from = c.offsets[b0]!;
+    b1 = b0 + 1;
+    while (b1 < c.slots.length && c.offsets[b1 + 1]! - from <= PIECE_ROWS) b1++;
+    const to = c.offsets[b1]!;
+    stats.push(...blockFeeStatsMany({
+      offsets: c.offsets.slice(b0, b1 + 1).map((o) => o - from),
+      isVote: c.isVote.subarray(from, to), computeUnitPrice: c.computeUnitPrice.subarray(from, to), priorityFee: c.priorityFee.subarray(from, to),
+      computeUnitLimit: c.computeUnitLimit.subarray(from, to), computeUnitsConsumed: c.computeUnitsConsumed.subarray(from, to),
+      index: c.index.subarray(from, to), consumedKnown: c.consumedKnown.subarray(from, to),
+    }));
+    yield;
+  }
+  return stats;
 }
 
 const METHOD = 'chain::priorityfee::block';
@@ -43,7 +58,6 @@ export class BlockFeesEngine implements ChunkObserver {
   readonly #recent = new RecentRecords<BlockFeesRecord>(RECENT);
 
   constructor(
-    private readonly kernels: () => Promise<KernelClient>,
     private readonly demand: StreamDemand = NO_DEMAND,
     /** The engine's store: while its database has not started, memory keeps every record. */
     private readonly store: () => Store | undefined = () => undefined,
@@ -52,7 +66,7 @@ export class BlockFeesEngine implements ChunkObserver {
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     const columns = chunk.transactionColumns;
     if (!columns) return { records: [], apply() {} };
-    const stats = await (await this.kernels()).blockFeeStatsMany(kernelInput(columns));
+    const stats = await new TimeSlices().run(blockStatsSteps(columns));
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const records: BlockFeesRecord[] = stats.map((s, b) => {
       const slot = columns.slots[b];

@@ -31,7 +31,7 @@ export class PriorityFeeEngine {
     betweenCommits: BetweenCommits,
     demand: StreamDemand = NO_DEMAND,
   ) {
-    this.blockFees = new BlockFeesEngine(kernels, demand, store);
+    this.blockFees = new BlockFeesEngine(demand, store);
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand, store);
     this.recommendations = new RecommendationsEngine(settings, store, betweenCommits, demand);
     this.topTransactions = new TopTransactionsTracker(demand);

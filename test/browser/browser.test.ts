@@ -20,6 +20,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTableWriter, memorySink, readTableFile } from '../../src/ingest/files/index.js';
 import { createEngine } from '../../src/index.node.js';
+import { sampleStatsReference } from '../../src/kernels/fees-reference.js';
 import { chromiumMissing, openOfflinePage } from '../helpers/chromium.js';
 import { serveStaticFiles, type StaticFilesServer } from '../../src/server/static-files.js';
 import type { PageFile } from './page/main.js';
@@ -217,13 +218,16 @@ describe.skipIf(chromiumMissing('browser smoke test') !== undefined)('browser (V
     expect(offsite).toEqual([]);
   }, TIMEOUT);
 
-  it('runs percentilesU64 in the kernel module worker', async () => {
-    // sorted: 10 20 30 40 50 2^64-1; nearest rank ceil(p*n/100) of n = 6: p0 -> 1st, p25 -> 2nd,
-    // p50 -> 3rd, p90 -> 6th, p100 -> 6th
-    const values = ['50', '10', '40', '18446744073709551615', '20', '30'];
-    const millis = [0, 25_000, 50_000, 90_000, 100_000];
-    const json = await page.evaluate(([v, m]) => window.__chainlens.percentiles(v, m), [values, millis] as const);
-    expect(json).toBe('["10","20","30","18446744073709551615","18446744073709551615"]');
+  it('computes sample statistics in the kernel module worker, as the reference does', async () => {
+    const prices = ['50', '10', '40', '18446744073709551615', '20', '30'];
+    const json = await page.evaluate((p) => window.__chainlens.sampleStats(p), prices);
+    const price = BigUint64Array.from(prices, BigInt);
+    const expected = sampleStatsReference({
+      price, fee: price.slice(), limit: new BigUint64Array(6).fill(200_000n), position: Float64Array.from(price, (_, i) => i / 5),
+    });
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(expected, (_, v) => (typeof v === 'bigint' ? String(v) : v))));
+    // nearest rank of 6 sorted prices (10 20 30 40 50 2^64-1): the median is the 3rd
+    expect(JSON.parse(json).price_median).toBe('30');
     expect(pageErrors).toEqual([]);
     expect(offsite).toEqual([]);
   }, TIMEOUT);

@@ -1,8 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { createKernels, KERNEL_STATUS, kernelsModule } from '../../src/kernels/instance.js';
 import { percentilesU64Reference } from '../../src/kernels/reference.js';
-import { connectNodeKernelWorker, nodeKernelWorkerUrl, startNodeKernelWorker } from '../../src/kernels/worker-node.js';
 import { STAT_SUFFIXES, suffixMillis } from '../../src/schema/records.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -169,50 +167,5 @@ describe('percentilesU64 edge cases', () => {
       .map((e) => [e.name.slice('Status.'.length), globals[e.name]!.value]);
     const mirrored = Object.entries(KERNEL_STATUS).map(([code, [name]]) => [name, Number(code)]);
     expect(exported).toEqual([['OK', 0], ...mirrored]);
-  });
-});
-
-describe('kernel worker (Node worker_threads, Comlink)', () => {
-  it('computes the same percentiles, with the input transferred', async () => {
-    const client = await startNodeKernelWorker();
-    try {
-      for (const [name, draw] of Object.entries(DISTRIBUTIONS)) {
-        const input = values(100_000, 9n, draw);
-        const expected = percentilesU64Reference(input, SUFFIX_MILLIS);
-        const result = await client.percentilesU64(input, SUFFIX_MILLIS);
-        expect(input.buffer.byteLength, name).toBe(0);
-        expect(result, name).toEqual(expected);
-      }
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('answers concurrent calls in order and reports errors as rejections', async () => {
-    const client = await startNodeKernelWorker();
-    try {
-      const inputs = [1, 2, 3, 1000, 50_000].map((n) => values(n, BigInt(n), DISTRIBUTIONS['uniform u64']!));
-      const expected = inputs.map((input) => percentilesU64Reference(input, SUFFIX_MILLIS));
-      const results = await Promise.all(inputs.map((input) => client.percentilesU64(input, SUFFIX_MILLIS)));
-      expect(results).toEqual(expected);
-      await expect(client.percentilesU64(new BigUint64Array(0), SUFFIX_MILLIS)).rejects.toThrow(/no values/);
-      // The worker is still usable after an error.
-      expect([...(await client.percentilesU64(BigUint64Array.of(7n), Uint32Array.of(50_000)))]).toEqual([7n]);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('close() terminates the worker and rejects calls in flight and after', async () => {
-    const worker = new Worker(nodeKernelWorkerUrl());
-    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-    const client = await connectNodeKernelWorker(worker);
-    const inFlight = client.percentilesU64(values(200_000, 1n, DISTRIBUTIONS['uniform u64']!), SUFFIX_MILLIS);
-    const rejected = expect(inFlight).rejects.toThrow(/closed/);
-    await client.close();
-    await rejected;
-    await expect(exited).resolves.toBeTypeOf('number');
-    await expect(client.percentilesU64(BigUint64Array.of(1n), SUFFIX_MILLIS)).rejects.toThrow(/closed/);
-    await client.close(); // idempotent
   });
 });

@@ -78,12 +78,16 @@ const api = {
     }
   },
 
-  /** Runs percentilesU64 in the kernel module worker; the result as decimal strings. */
-  async percentiles(values: string[], millis: number[]): Promise<string> {
+  /** The sample statistics of prices (decimal strings) in the kernel module worker, as JSON with u64s as strings. */
+  async sampleStats(prices: string[]): Promise<string> {
     const kernels = await startBrowserKernelWorker();
     try {
-      const out = await kernels.percentilesU64(BigUint64Array.from(values, BigInt), Uint32Array.from(millis));
-      return show(JSON.stringify(Array.from(out, String)));
+      const price = BigUint64Array.from(prices, BigInt);
+      const n = price.length;
+      const stats = await kernels.sampleStats({
+        price, fee: price.slice(), limit: new BigUint64Array(n).fill(200_000n), position: Float64Array.from(price, (_, i) => (n === 1 ? 0 : i / (n - 1))),
+      });
+      return show(JSON.stringify(stats, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
     } finally {
       await kernels.close();
     }
