@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowsToTable } from '../../src/ingest/arrow.js';
+import { blockStats } from '../../src/market/block-stats.js';
 import { chunkTrades, compareText } from '../../src/market/chunk-trades.js';
 import { decimalAmount, tradePrice } from '../../src/schema/amounts.js';
 import type { TradeRow } from '../../src/schema/tables.js';
@@ -62,5 +63,26 @@ describe('chunkTrades', () => {
       expect(got.pairs.map((p) => `${p.base}/${p.quote}`)).toEqual(pairs);
       expect(got.pairs.at(-1)!.to).toBe(rows.length);
     }), { numRuns: 300 });
+  });
+});
+
+describe('blockStats', () => {
+  it('groups a chunk by pair and slot, slots crossing 2^32 included', () => {
+    // past the first slot's low word in a higher high word (2^33 - 1), the low words' difference borrows
+    const slots = [2n ** 32n - 2n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 1n, 2n ** 33n - 1n, 2n ** 33n];
+    const rows: TradeRow[] = [];
+    slots.forEach((slot, s) => {
+      for (let k = 0; k <= s; k++) {
+        rows.push(row({
+          slot, tx_index: k, fill_index: 0, base: MINTS[k % 2]!, quote: MINTS[2]!,
+          base_amount: 1_000_000n, quote_amount: BigInt(1 + k + s), base_decimals: 6, quote_decimals: 6, is_buy: k % 3 === 0,
+        }));
+      }
+    });
+    const stats = blockStats(chunkTrades(rowsToTable('trades', rows)), 0.25);
+    const expected = new Map<string, number>();
+    for (const r of rows) expected.set(`${r.base}/${r.slot}`, (expected.get(`${r.base}/${r.slot}`) ?? 0) + 1);
+    expect(new Map(stats.map((s) => [`${s.base}/${s.slot}`, s.count]))).toEqual(expected);
+    for (const s of stats) expect(s.time).toBe(s.slot * 400_000_000n);
   });
 });
