@@ -70,11 +70,14 @@ const stageOf = (table: string): string => `_stage_${table}`;
 /**
  * Bytes of held writes that start the database. Its start costs about 1.3 s of CPU and its heap
  * about 250 MB, and what it would hold (block fees, windows, timings) is small: a one-hour
- * mainnet-profile dump holds about 15 MB of writes, and the engines keep in memory what their
- * queries read meanwhile. So a load of up to a couple of hours, and its queries, never start it
- * unless a query needs history memory does not hold.
+ * mainnet-profile dump holds about 10 MB of writes (`cellBytes`), and the engines keep in memory
+ * what their queries read meanwhile. So a load of up to a few hours, and its queries, never start
+ * it unless a query needs history memory does not hold.
  */
 const START_BYTES = 32 << 20;
+
+/** What `rows` rows of `table` take once written, about: 8 bytes a cell. */
+const cellBytes = (rows: number, table: { readonly columns: readonly unknown[] }): number => rows * table.columns.length * 8;
 
 /** The database, or what opens it when first needed. */
 export type Connect = SqlConnection | (() => Promise<SqlConnection>);
@@ -86,7 +89,7 @@ export type Connect = SqlConnection | (() => Promise<SqlConnection>);
 interface Write {
   readonly table: SqlTable;
   readonly rows: number;
-  /** About what the rows take once written (8 bytes a cell for records), for START_BYTES. */
+  /** About what the rows take once written (`cellBytes`), for START_BYTES. */
   readonly bytes: number;
   readonly data: Table | RecordRows;
   readonly key?: readonly string[];
@@ -391,14 +394,15 @@ export class Store {
       if (rows === undefined) continue;
       if (!(rows instanceof Table)) throw new TypeError(`${table.name}: expected an Arrow table`);
       const data = conformToSql(rows, table);
-      const bytes = data.batches.reduce((sum, batch) => sum + batch.data.byteLength, 0);
-      writes.push({ table, rows: data.numRows, bytes, data, key: CANONICAL_KEYS[table.name as SqlCanonicalTable] });
+      // counted like the records' cells: a chunk's rows are often a slice of a file's batch, whose
+      // buffers (and byteLength) stay the whole batch's, so each chunk would count the batch again
+      writes.push({ table, rows: data.numRows, bytes: cellBytes(data.numRows, table), data, key: CANONICAL_KEYS[table.name as SqlCanonicalTable] });
     }
     for (const record of records) {
       const table = RECORD_TABLES[recordTableName(record.schema)];
       if (table === undefined) throw new TypeError(`unknown record table ${recordTableName(record.schema)}`);
       const rows = record.records.length;
-      writes.push({ table, rows, bytes: rows * table.columns.length * 8, data: record });
+      writes.push({ table, rows, bytes: cellBytes(rows, table), data: record });
     }
     return writes;
   }

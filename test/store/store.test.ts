@@ -328,6 +328,22 @@ describe('The database starts when first needed', () => {
     }
   });
 
+  it('counts a slice of a large batch by its rows, not by the batch it is cut from', async () => {
+    // a file's batch of 20,000 blocks committed 10 blocks at a time, as a load's chunks cut it: a slice
+    // of a text column keeps the batch's whole values buffer (here 880 kB of leaders), but 20 commits
+    // hold 200 rows, far under the 1 MB that starts the database
+    const batch = canonicalTable('blocks', Array.from({ length: 20_000 }, (_, i) => ({ ...generateBlock(BigInt(i + 1), 0).blocks[0]!, leader: SOL })));
+    const { store, asked, open } = gatedStore(1 << 20);
+    try {
+      for (let k = 0; k < 20; k++) await store.commit({ blocks: batch.slice(10 * k, 10 * k + 10) }, [], { behind: true });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect([store.started, asked()]).toEqual([false, 0]);
+    } finally {
+      open(); // should it have started, it closes without waiting
+      await store.close();
+    }
+  });
+
   it('held writes past the start threshold start it, and commits never wait for it to open', async () => {
     const { store, asked, open } = gatedStore(1 << 20);
     try {
