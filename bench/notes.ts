@@ -196,14 +196,15 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
-          'kept for as-of queries): about 40 bytes per raw transaction (12.3 million here: ~470 MiB of fee columns and the best fee ' +
-          'payers\' text), the pairs\' block series and candles of the whole hour, the trades, the records (DuckDB-WASM is not ' +
-          'started: its writes, about 15 MB, are held, and every block fee record kept as JS objects), parquet-wasm\'s heap in the ' +
-          'kernel worker, and garbage between collections. With ' +
-          '`retain` the same engine is bounded by the retained span (the long-run family). Step 15 (the store\'s records held as ' +
-          'given, not as IPC) raised the load\'s peak by about 200 MiB (2,377 against 2,173 MiB, 3 interleaved pairs of the load ' +
-          'alone) while the serving thread\'s heap and ArrayBuffers did not grow (about 1.6 GiB of external memory before and ' +
-          'after): the growth is outside them (the worker threads\' heaps or the allocator), not found yet.'
+          'kept for as-of queries). Sampled at the end of the load (2026-11-27): the serving thread holds ~930 MiB of ' +
+          'ArrayBuffers (the fee columns of every transaction, ~39 bytes each with its row in the file: ~480 MiB for 12.3 million; ' +
+          'the text of each block\'s 100 best fee payers, ~165 MiB; the open hour\'s fee samples, 32 bytes each in a buffer grown by ' +
+          'doubling, ~134 MiB for 3.5 million; the pairs\' series and candles), ~320 MiB of trades as the Parquet batches brought them ' +
+          '(Arrow columns, the mints and signatures as text) and a JS heap of ~190 MiB (every block fee record); the kernel worker ' +
+          '~230 MiB (parquet-wasm 80, the fee kernels 72, its heap). DuckDB-WASM is not started: its writes, about 10 MB, are held ' +
+          '(until step 22 a miscount of them started it a third of the way through the hour, ~200 MiB more). Two thirds of the ' +
+          'transactions are votes, whose rows only block totals (counts, consumed units) and the local fee markets\' include_vote read. With ' +
+          '`retain` the same engine is bounded by the retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
