@@ -94,7 +94,6 @@ export function chunkOf(data: FeeBlocks, from: number, to: number): ChunkTransac
     slots: [...data.slots.subarray(from, to)],
     offsets,
     isVote: data.isVote.subarray(start, end),
-    failed: new Uint8Array(rows),
     computeUnitPrice: data.computeUnitPrice.subarray(start, end),
     priorityFee: data.priorityFee.subarray(start, end),
     computeUnitLimit: data.computeUnitLimit.subarray(start, end),

@@ -42,7 +42,7 @@ function residentBytes(blocks: readonly GeneratedBlock[]): Record<string, number
   const resident = residentTransactions(table, (slot) => times.get(slot)!);
   const { columns } = resident;
   const accounts = resident.accounts as AccountSpans; // interned from the table's own column
-  const fees = [columns.isVote, columns.failed, columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit,
+  const fees = [columns.isVote, columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit,
     columns.computeUnitsConsumed, columns.consumedKnown, columns.index].reduce((n, a) => n + a.byteLength, 0);
   const n = blocks.length;
   return {

@@ -197,7 +197,7 @@ const ENTRIES: readonly Entry[] = [
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
           'kept for as-of queries). Sampled at the end of the load (2026-11-27): the serving thread holds ~930 MiB of ' +
-          'ArrayBuffers (the fee columns of every transaction, ~39 bytes each with its row in the file: ~480 MiB for 12.3 million; ' +
+          'ArrayBuffers (the fee columns of every transaction, 38 bytes each with its row in the file: ~470 MiB for 12.3 million; ' +
           'the text of each block\'s 100 best fee payers, ~165 MiB; the open hour\'s fee samples, 32 bytes each in a buffer grown by ' +
           'doubling, ~134 MiB for 3.5 million; the pairs\' series and candles), ~320 MiB of trades as the Parquet batches brought them ' +
           '(Arrow columns, the mints and signatures as text) and a JS heap of ~190 MiB (every block fee record); the kernel worker ' +

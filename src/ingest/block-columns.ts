@@ -13,7 +13,6 @@ export interface ChunkTransactions {
   slots: bigint[];
   offsets: Uint32Array;
   isVote: Uint8Array;
-  failed: Uint8Array;
   computeUnitPrice: BigUint64Array;
   priorityFee: BigUint64Array;
   computeUnitLimit: Uint32Array;
@@ -72,7 +71,6 @@ export function chunkTransactions(table: Table): ChunkTransactions {
     slots: [],
     offsets: new Uint32Array(0),
     isVote: bools('is_vote'),
-    failed: bools('failed'),
     computeUnitPrice: pick64('compute_unit_price'),
     priorityFee: pick64('priority_fee'),
     computeUnitLimit: order.map((r) => limits[r]),

@@ -5,7 +5,7 @@
  * search; retention drops whole segments and trims the one it cuts through.
  *
  * What is kept is what those answers read: the fee columns of every transaction, per block
- * (ChunkTransactions, ~35 bytes a transaction), and the text (signature, signer, program) of each
+ * (ChunkTransactions, 34 bytes a transaction), and the text (signature, signer, program) of each
  * block's best fee payers only (BEST_PER_BLOCK, what a top list can show), as UTF-8 bytes copied out
  * of the input, and each transaction's write-locked accounts as a span of ids in a dictionary of
  * account keys (account-keys.ts; read by the local fee markets). The canonical table itself (~230
@@ -68,7 +68,7 @@ const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
 type FeeColumn = Exclude<keyof ChunkTransactions, 'slots' | 'offsets' | 'row'>;
 type FeeArray = Uint8Array | Uint32Array | BigUint64Array;
 const FEE_COLUMNS: Readonly<Record<FeeColumn, new (length: number) => FeeArray>> = {
-  isVote: Uint8Array, failed: Uint8Array, computeUnitPrice: BigUint64Array, priorityFee: BigUint64Array,
+  isVote: Uint8Array, computeUnitPrice: BigUint64Array, priorityFee: BigUint64Array,
   computeUnitLimit: Uint32Array, computeUnitsConsumed: BigUint64Array, consumedKnown: Uint8Array, index: Uint32Array,
 };
 

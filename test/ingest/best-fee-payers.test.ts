@@ -22,7 +22,6 @@ function columnsOf(blocks: Row[][]): ChunkTransactions {
     slots: blocks.map((_, b) => BigInt(b)),
     offsets,
     isVote: Uint8Array.from(rows, (r) => (r.vote ? 1 : 0)),
-    failed: new Uint8Array(rows.length),
     computeUnitPrice: BigUint64Array.from(rows, (r) => r.price),
     priorityFee: BigUint64Array.from(rows, (r) => r.fee),
     computeUnitLimit: new Uint32Array(rows.length),
