@@ -31,7 +31,7 @@ import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
 import { FeeWindowStats } from './fee-window-stats.js';
-import { newestFeeBlock, transactionsSince, type BlockRef } from './store-queries.js';
+import { newestFeeBlock, transactionBlocksSince, type BlockRef } from './store-queries.js';
 
 const METHOD = 'chain::priorityfee::fee';
 /** Closed windows answered from memory, per window length (the method's largest limit). */
@@ -234,9 +234,10 @@ export class FeeWindowsEngine implements ChunkObserver {
   /** The window holding `block`, over its blocks up to and including `block`, from the stored transactions. */
   async #partial(store: Store, window: string, block: BlockRef): Promise<WindowFeesRecord> {
     const start = windowStart(block.timestamp, windowNanos(window));
-    const { columns } = await transactionsSince(store, start, block);
     const buffer = new SampleBuffer();
-    const counters = buffer.addBlocks(columns, 0, columns.slots.length);
+    const counters = zeroCounters();
+    // the blocks where the store holds them: a long window's columns are not joined first, only its samples taken
+    for (const { segment, from, to } of await transactionBlocksSince(store, start, block)) addCounters(counters, buffer.addBlocks(segment.columns, from, to));
     return windowFeesRecord(await this.kernels(), window, start, counters, block.timestamp, buffer.view(), this.minSamples());
   }
 }

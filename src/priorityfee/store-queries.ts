@@ -25,10 +25,21 @@ export async function newestFeeBlock(store: Store, at?: bigint): Promise<BlockRe
   return newest;
 }
 
-/** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index); refused when pruned. */
-export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<TransactionsView> {
+/** Refuses a read of the transactions from time `from` on when retention pruned some of them. */
+function checkHeld(store: Store, from: bigint): void {
   const held = store.prunedBefore;
   // only an as-of answer reads this far back (retain is at least the longest live span)
   if (held !== undefined && from < held) throw prunedHistory('at', 'transactions', { from }, held);
+}
+
+/** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index); refused when pruned. */
+export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<TransactionsView> {
+  checkHeld(store, from);
   return store.transactionsFrom(from, last.slot);
+}
+
+/** `transactionsSince` as the ranges of blocks the store holds them in: no copy of the columns. */
+export async function transactionBlocksSince(store: Store, from: bigint, last: BlockRef): Promise<{ segment: TransactionsView; from: number; to: number }[]> {
+  checkHeld(store, from);
+  return store.transactionBlocksFrom(from, last.slot);
 }

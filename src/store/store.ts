@@ -285,6 +285,14 @@ export class Store {
     return this.#resident(() => this.#transactions.between(this.#transactions.firstSlotFrom(from) ?? last, last));
   }
 
+  /**
+   * The transactions of the blocks from time `from` on, up to slot `last`, as the ranges of blocks
+   * the store holds them in (no copy, and without their accounts): what `transactionsFrom` joins.
+   */
+  transactionBlocksFrom(from: bigint, last: bigint): Promise<{ segment: TransactionsView; from: number; to: number }[]> {
+    return this.#resident(() => this.#transactions.held(this.#transactions.firstSlotFrom(from) ?? last, last));
+  }
+
   /** The newest block with transactions held whose time is before `at` (the newest when omitted); read at once. */
   newestTransactionBlock(at?: bigint): Promise<{ slot: bigint; timestamp: bigint } | undefined> {
     return this.#resident(() => this.#transactions.newestBefore(at));

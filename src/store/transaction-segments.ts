@@ -371,7 +371,12 @@ export class TransactionSegments {
       ({ segment: inFile(segment.accounts) ? await this.#spanned(segment) : segment as SpannedTransactions, from, to })));
   }
 
-  /** The blocks of slots first..last (inclusive) where they are held, in slot order. */
+  /** The blocks of slots first..last (inclusive) where they are held, in slot order: no copy, their accounts as they are. */
+  held(first: bigint, last: bigint): { segment: TransactionsView; from: number; to: number }[] {
+    return this.#held(first, last);
+  }
+
+  /** `held`, with each segment's accounts. */
   #held(first: bigint, last: bigint): { segment: ResidentTransactions; from: number; to: number }[] {
     const out = [];
     for (const segment of this.#segments) {
