@@ -32,13 +32,10 @@ function checkHeld(store: Store, from: bigint): void {
   if (held !== undefined && from < held) throw prunedHistory('at', 'transactions', { from }, held);
 }
 
-/** Every transaction of the blocks with timestamp >= from, up to block `last`, by (slot, index); refused when pruned. */
-export async function transactionsSince(store: Store, from: bigint, last: BlockRef): Promise<TransactionsView> {
-  checkHeld(store, from);
-  return store.transactionsFrom(from, last.slot);
-}
-
-/** `transactionsSince` as the ranges of blocks the store holds them in: no copy of the columns. */
+/**
+ * The transactions of the blocks with timestamp >= from, up to block `last`, as the ranges of blocks
+ * the store holds them in (no copy of the columns); refused when pruned.
+ */
 export async function transactionBlocksSince(store: Store, from: bigint, last: BlockRef): Promise<{ segment: TransactionsView; from: number; to: number }[]> {
   checkHeld(store, from);
   return store.transactionBlocksFrom(from, last.slot);

@@ -24,7 +24,7 @@ import { windowNanos } from '../schema/time.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import type { Store } from '../store/store.js';
 import type { TransactionsView } from '../store/transaction-segments.js';
-import { newestFeeBlock, transactionsSince } from './store-queries.js';
+import { newestFeeBlock, transactionBlocksSince } from './store-queries.js';
 import { topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
 
 const METHOD = 'chain::priorityfee::top_txs';
@@ -117,12 +117,13 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
   if (!store) return [];
   const newest = await newestFeeBlock(store, at);
   if (!newest) return [];
-  const resident = await transactionsSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
+  const blocks = await transactionBlocksSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
   const tracker = new TopTransactionsTracker();
-  tracker.follow(resident.columns.slots.map((_, b) => {
-    const time = resident.times[b]!;
-    return { entries: blockEntries(resident, b, time), time };
-  }));
+  // block by block where the store holds them: the window's columns are not joined first
+  tracker.follow(blocks.flatMap(({ segment, from, to }) => Array.from({ length: to - from }, (_, k) => {
+    const time = segment.times[from + k]!;
+    return { entries: blockEntries(segment, from + k, time), time };
+  })));
   return tracker.top(limit);
 }
 

@@ -280,14 +280,9 @@ export class Store {
     return this.#resident(() => this.#transactions.between(first, last));
   }
 
-  /** The transactions of the blocks from time `from` on, up to slot `last`, as resident (`transactions`). */
-  transactionsFrom(from: bigint, last: bigint): Promise<TransactionsView> {
-    return this.#resident(() => this.#transactions.between(this.#transactions.firstSlotFrom(from) ?? last, last));
-  }
-
   /**
    * The transactions of the blocks from time `from` on, up to slot `last`, as the ranges of blocks
-   * the store holds them in (no copy, and without their accounts): what `transactionsFrom` joins.
+   * the store holds them in (no copy, and without their accounts).
    */
   transactionBlocksFrom(from: bigint, last: bigint): Promise<{ segment: TransactionsView; from: number; to: number }[]> {
     return this.#resident(() => this.#transactions.held(this.#transactions.firstSlotFrom(from) ?? last, last));
