@@ -141,6 +141,16 @@ export interface FeeKernels {
 /** Rows per trip into the kernel: bounds the memory of a batch (a larger block goes alone). */
 const ROWS_PER_CALL = 1 << 16;
 
+/** Runs [b0, b1) of whole blocks of at most `rows` rows each, in order (a larger block is a run alone). */
+export function* blockRuns(offsets: Uint32Array, rows: number): Generator<[number, number]> {
+  const count = offsets.length - 1;
+  for (let b0 = 0, b1: number; b0 < count; b0 = b1) {
+    b1 = b0 + 1;
+    while (b1 < count && offsets[b1 + 1]! - offsets[b0]! <= rows) b1++;
+    yield [b0, b1];
+  }
+}
+
 let compiled: WebAssembly.Module | undefined;
 
 /**
@@ -216,14 +226,10 @@ export function createFeeKernels(module: WebAssembly.Module = feeKernelsModule()
     if (count > 0 && offsets[count]! > rows) throw new Error('blockFeeStatsMany: offsets run past the columns');
 
     const result: BlockFeeStats[] = new Array(count);
-    for (let b0 = 0; b0 < count; ) {
+    for (const [b0, b1] of blockRuns(offsets, ROWS_PER_CALL)) {
       const start = offsets[b0]!;
-      let b1 = b0 + 1;
-      let widest = offsets[b1]! - start;
-      while (b1 < count && offsets[b1 + 1]! - start <= ROWS_PER_CALL) {
-        widest = Math.max(widest, offsets[b1 + 1]! - offsets[b1]!);
-        b1++;
-      }
+      let widest = 0;
+      for (let b = b0; b < b1; b++) widest = Math.max(widest, offsets[b + 1]! - offsets[b]!);
       const end = offsets[b1]!;
       reserve('blockFeeStatsMany', widest, end - start, b1 - b0);
       const at = (name: keyof typeof AREA) => area[AREA[name]]!;
@@ -238,7 +244,6 @@ export function createFeeKernels(module: WebAssembly.Module = feeKernelsModule()
       checkStatus('blockFeeStatsMany', exports.blockStatsMany(b1 - b0));
       const out = at('output') / 8;
       for (let b = b0; b < b1; b++) result[b] = readBlock(u64, f64, out + (b - b0) * record);
-      b0 = b1;
     }
     if (blocks.consumedKnown) forgetUnknownConsumed(blocks, blocks.consumedKnown, result);
     return result;

@@ -8,7 +8,7 @@
 import type { Table } from 'apache-arrow';
 import { decimalAmount, tradePrice } from '../schema/amounts.js';
 import { pairKey } from './pairs.js';
-import { boolBytes, compareU64, HIGH, LOW, wordsOf } from '../schema/u64-words.js';
+import { boolBytes, compareU64, gatherU64, HIGH, LOW, wordsOf } from '../schema/u64-words.js';
 
 /** One pair's trades: rows [from, to) of the chunk columns. */
 export interface PairRange {
@@ -94,20 +94,19 @@ export function chunkTradesOf(table: Table): ChunkTrades {
 /** Splits a chunk's trades table into per-pair ranges in order-key order. */
 export function chunkTrades(table: Table): ChunkTrades {
   const n = table.numRows;
-  const slots = wordsOf(table.getChild('slot')!.toArray() as BigUint64Array);
+  const slotValues = table.getChild('slot')!.toArray() as BigUint64Array;
+  const slots = wordsOf(slotValues);
   const txIndex = table.getChild('tx_index')!.toArray() as Uint32Array;
   const fillIndex = table.getChild('fill_index')!.toArray() as Uint32Array;
-  const times = wordsOf(table.getChild('timestamp')!.toArray() as BigInt64Array);
   const bases = table.getChild('base')!;
   const quotes = table.getChild('quote')!;
-  const baseAmounts = table.getChild('base_amount')!.toArray() as BigUint64Array;
-  const quoteAmounts = table.getChild('quote_amount')!.toArray() as BigUint64Array;
+  const baseAmount = table.getChild('base_amount')!.toArray() as BigUint64Array;
+  const quoteAmount = table.getChild('quote_amount')!.toArray() as BigUint64Array;
   const amounts: TradeAmounts = {
-    base: baseAmounts, quote: quoteAmounts, baseWords: wordsOf(baseAmounts), quoteWords: wordsOf(quoteAmounts),
+    base: baseAmount, quote: quoteAmount, baseWords: wordsOf(baseAmount), quoteWords: wordsOf(quoteAmount),
     baseDecimals: table.getChild('base_decimals')!.toArray() as Uint8Array,
     quoteDecimals: table.getChild('quote_decimals')!.toArray() as Uint8Array,
   };
-  const isBuy = boolBytes(table.getChild('is_buy')!);
 
   const pairIds = new Map<string, number>();
   const pairOf = new Int32Array(n);
@@ -132,28 +131,21 @@ export function chunkTrades(table: Table): ChunkTrades {
 
   const out = {
     pairs: [] as PairRange[],
-    slot: new BigInt64Array(n),
-    time: new BigInt64Array(n),
+    // a slot below 2^63 (every real one) is the same 64 bits as an i64
+    slot: new BigInt64Array(gatherU64(slotValues, order).buffer),
+    time: gatherU64(table.getChild('timestamp')!.toArray() as BigInt64Array, order),
     baseVolume: new Float64Array(n),
     quoteVolume: new Float64Array(n),
     price: new Float64Array(n),
-    isBuy: new Uint8Array(n),
+    isBuy: boolBytes(table.getChild('is_buy')!, order),
     rows: order,
   };
-  const slotOut = wordsOf(out.slot);
-  const timeOut = wordsOf(out.time);
   let from = 0;
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    // a slot below 2^63 (every real one) is the same 64 bits as an i64
-    slotOut[2 * k] = slots[2 * i]!;
-    slotOut[2 * k + 1] = slots[2 * i + 1]!;
-    timeOut[2 * k] = times[2 * i]!;
-    timeOut[2 * k + 1] = times[2 * i + 1]!;
-    out.baseVolume[k] = volumeAt(amounts.baseWords, baseAmounts, i, amounts.baseDecimals[i]!);
-    out.quoteVolume[k] = volumeAt(amounts.quoteWords, quoteAmounts, i, amounts.quoteDecimals[i]!);
+    out.baseVolume[k] = volumeAt(amounts.baseWords, baseAmount, i, amounts.baseDecimals[i]!);
+    out.quoteVolume[k] = volumeAt(amounts.quoteWords, quoteAmount, i, amounts.quoteDecimals[i]!);
     out.price[k] = priceAt(amounts, i);
-    out.isBuy[k] = isBuy[i]!;
     if (k + 1 === n || pairOf[order[k + 1]!] !== pairOf[i]) {
       const [base, quote] = pairNames[pairOf[i]!]!;
       out.pairs.push({ base, quote, from, to: k + 1 });

@@ -10,7 +10,7 @@
  */
 import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import { blockFeeStatsMany, type BlockFeeStats } from '../kernels/fees.js';
+import { blockFeeStatsMany, blockRuns, type BlockFeeStats } from '../kernels/fees.js';
 import { TimeSlices, type Steps } from '../platform/event-loop.js';
 import { recordId } from '../schema/ids.js';
 import { BlockFees, type BlockFeesRecord } from '../schema/records.js';
@@ -28,11 +28,8 @@ const PIECE_ROWS = 4096;
 /** The statistics of every block of a chunk's columns, a piece of whole blocks at a time. */
 function* blockStatsSteps(c: ChunkTransactions): Steps<BlockFeeStats[]> {
   const stats: BlockFeeStats[] = [];
-  for (let b0 = 0, b1: number; b0 < c.slots.length; b0 = b1) {
-    const from = c.offsets[b0]!;
-    b1 = b0 + 1;
-    while (b1 < c.slots.length && c.offsets[b1 + 1]! - from <= PIECE_ROWS) b1++;
-    const to = c.offsets[b1]!;
+  for (const [b0, b1] of blockRuns(c.offsets, PIECE_ROWS)) {
+    const [from, to] = [c.offsets[b0]!, c.offsets[b1]!];
     stats.push(...blockFeeStatsMany({
       offsets: c.offsets.slice(b0, b1 + 1).map((o) => o - from),
       isVote: c.isVote.subarray(from, to), computeUnitPrice: c.computeUnitPrice.subarray(from, to), priorityFee: c.priorityFee.subarray(from, to),

@@ -4,7 +4,7 @@
  */
 import { prunedHistory } from '../store/retention.js';
 import type { Store } from '../store/store.js';
-import type { TransactionsView } from '../store/transaction-segments.js';
+import type { BlockRange } from '../store/transaction-segments.js';
 
 export interface BlockRef {
   slot: bigint;
@@ -36,7 +36,7 @@ function checkHeld(store: Store, from: bigint): void {
  * The transactions of the blocks with timestamp >= from, up to block `last`, as the ranges of blocks
  * the store holds them in (no copy of the columns); refused when pruned.
  */
-export async function transactionBlocksSince(store: Store, from: bigint, last: BlockRef): Promise<{ segment: TransactionsView; from: number; to: number }[]> {
+export async function transactionBlocksSince(store: Store, from: bigint, last: BlockRef): Promise<BlockRange[]> {
   checkHeld(store, from);
   return store.transactionBlocksFrom(from, last.slot);
 }

@@ -40,9 +40,9 @@ export function sumU64(values: BigUint64Array): bigint {
   return sum;
 }
 
-/** values[order[k]] for every k, copied word by word. */
-export function gatherU64(values: BigUint64Array, order: Uint32Array): BigUint64Array {
-  const out = new BigUint64Array(order.length);
+/** values[order[k]] for every k, copied word by word (u64 or i64 alike: the same 64 bits). */
+export function gatherU64<T extends BigUint64Array | BigInt64Array>(values: T, order: Uint32Array): T {
+  const out = new (values.constructor as new (length: number) => T)(order.length);
   const from = wordsOf(values);
   const to = wordsOf(out);
   for (let k = 0; k < order.length; k++) {

@@ -30,7 +30,7 @@ import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
 import type { AccountKeys } from './account-keys.js';
-import { TransactionSegments, type ResidentTransactions, type SegmentRange, type TransactionsView } from './transaction-segments.js';
+import { TransactionSegments, type BlockRange, type ResidentTransactions, type SegmentRange, type TransactionsView } from './transaction-segments.js';
 
 /**
  * One unit's canonical rows: an Arrow table per table stored in DuckDB-WASM, columns named as in
@@ -284,7 +284,7 @@ export class Store {
    * The transactions of the blocks from time `from` on, up to slot `last`, as the ranges of blocks
    * the store holds them in (no copy, and without their accounts).
    */
-  transactionBlocksFrom(from: bigint, last: bigint): Promise<{ segment: TransactionsView; from: number; to: number }[]> {
+  transactionBlocksFrom(from: bigint, last: bigint): Promise<BlockRange[]> {
     return this.#resident(() => this.#transactions.held(this.#transactions.firstSlotFrom(from) ?? last, last));
   }
 

@@ -36,11 +36,14 @@ const inFile = (accounts: AccountSpans | FileAccounts): accounts is FileAccounts
 export type SpannedTransactions = ResidentTransactions & { readonly accounts: AccountSpans };
 
 /** Blocks [from, to) of a segment, as held (a reader that copies what it needs takes these, not a concatenation). */
-export interface SegmentRange {
-  readonly segment: SpannedTransactions;
+export interface BlockRange<S extends TransactionsView = TransactionsView> {
+  readonly segment: S;
   readonly from: number;
   readonly to: number;
 }
+
+/** A BlockRange with its accounts as spans (what the local fee markets read). */
+export type SegmentRange = BlockRange<SpannedTransactions>;
 
 /** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
 export interface ResidentTransactions extends TransactionsView {
@@ -372,12 +375,12 @@ export class TransactionSegments {
   }
 
   /** The blocks of slots first..last (inclusive) where they are held, in slot order: no copy, their accounts as they are. */
-  held(first: bigint, last: bigint): { segment: TransactionsView; from: number; to: number }[] {
+  held(first: bigint, last: bigint): BlockRange[] {
     return this.#held(first, last);
   }
 
   /** `held`, with each segment's accounts. */
-  #held(first: bigint, last: bigint): { segment: ResidentTransactions; from: number; to: number }[] {
+  #held(first: bigint, last: bigint): BlockRange<ResidentTransactions>[] {
     const out = [];
     for (const segment of this.#segments) {
       const slots = segment.columns.slots;
