@@ -41,17 +41,23 @@ function residentBytes(blocks: readonly GeneratedBlock[]): Record<string, number
   const times = new Map(blocks.map((b) => [b.block.slot, b.block.timestamp]));
   const resident = residentTransactions(table, (slot) => times.get(slot)!);
   const { columns } = resident;
-  const accounts = resident.accounts as AccountSpans; // interned from the table's own column
-  const fees = [columns.isVote, columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit,
-    columns.computeUnitsConsumed, columns.consumedKnown, columns.index].reduce((n, a) => n + a.byteLength, 0);
+  const { votes } = columns;
+  // interned from the table's own column: the non-votes' spans and the votes'
+  const spans = [resident.accounts, resident.voteAccounts] as AccountSpans[];
+  const keys = spans[0]!.keys;
+  const bytes = (arrays: readonly (ArrayBufferView | bigint | number)[]) =>
+    arrays.reduce<number>((n, a) => n + (typeof a === 'object' ? a.byteLength : 0), 0);
+  const fees = bytes([columns.computeUnitPrice, columns.priorityFee, columns.computeUnitLimit, columns.computeUnitsConsumed,
+    columns.consumedKnown, columns.index, votes.offsets, votes.consumedKnown, votes.price, votes.limit]) + 8 * votes.consumed.length;
+  const spanBytes = bytes(spans.flatMap((a) => [a.offsets, a.ids]));
   const n = blocks.length;
   return {
     transactions_per_block: rows.length / n,
-    account_ids_per_transaction: accounts.ids.length / rows.length,
-    distinct_keys: accounts.keys.size,
-    account_span_bytes_per_block: (accounts.offsets.byteLength + accounts.ids.byteLength) / n,
-    account_dictionary_bytes_per_block: accounts.keys.bytes / n,
-    account_bytes_per_block: (accounts.offsets.byteLength + accounts.ids.byteLength + accounts.keys.bytes) / n,
+    account_ids_per_transaction: spans.reduce((ids, a) => ids + a.ids.length, 0) / rows.length,
+    distinct_keys: keys.size,
+    account_span_bytes_per_block: spanBytes / n,
+    account_dictionary_bytes_per_block: keys.bytes / n,
+    account_bytes_per_block: (spanBytes + keys.bytes) / n,
     fee_column_bytes_per_block: fees / n,
   };
 }

@@ -8,11 +8,10 @@ import { rowsToTable, tableToRows } from './arrow.js';
 import { priorityFeeOf } from '../schema/amounts.js';
 import { boolBytes, compareU64, gatherU64, HIGH, LOW, sameU64, wordsOf } from '../schema/u64-words.js';
 
-/** Per-block transaction columns of a chunk; block b is rows [offsets[b], offsets[b + 1]). */
-export interface ChunkTransactions {
+/** Per-block transaction columns; block b is rows [offsets[b], offsets[b + 1]). */
+export interface BlockColumns {
   slots: bigint[];
   offsets: Uint32Array;
-  isVote: Uint8Array;
   computeUnitPrice: BigUint64Array;
   priorityFee: BigUint64Array;
   computeUnitLimit: Uint32Array;
@@ -21,11 +20,13 @@ export interface ChunkTransactions {
   /** 1 where compute_units_consumed is known, 0 where it is null. */
   consumedKnown: Uint8Array;
   index: Uint32Array;
-  /**
-   * Row of each entry in the input table (for its text columns, read only when needed); absent
-   * for transactions read back from the store, which keeps the text of the best fee payers only.
-   */
-  row?: Uint32Array;
+}
+
+/** A chunk's transactions, votes among them, as per-block columns (what the block fee kernels read). */
+export interface ChunkTransactions extends BlockColumns {
+  isVote: Uint8Array;
+  /** Row of each entry in the input table (for its text and accounts). */
+  row: Uint32Array;
 }
 
 
@@ -99,16 +100,16 @@ export function chunkTransactions(table: Table): ChunkTransactions {
 export const BEST_PER_BLOCK = 100;
 
 /**
- * Positions of block b's best `n` fee-paying (non-vote, nonzero price) transactions, best first:
- * priority fee, then index, descending.
+ * Positions of block b's best `n` fee-paying (nonzero price) transactions of `columns` (non-vote
+ * transactions: FeeColumns), best first: priority fee, then index, descending.
  */
-export function bestFeePayers(columns: ChunkTransactions, b: number, n = BEST_PER_BLOCK): number[] {
+export function bestFeePayers(columns: BlockColumns, b: number, n = BEST_PER_BLOCK): number[] {
   const price = wordsOf(columns.computeUnitPrice);
   const fee = wordsOf(columns.priorityFee);
-  const { index, isVote } = columns;
+  const { index } = columns;
   let rows: number[] = [];
   for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
-    if (!isVote[i] && (price[2 * i]! | price[2 * i + 1]!) !== 0) rows.push(i);
+    if ((price[2 * i]! | price[2 * i + 1]!) !== 0) rows.push(i);
   }
   if (rows.length > n) {
     // a float key never orders two fees the wrong way round (it may tie them), so the rows whose key

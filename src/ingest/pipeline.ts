@@ -61,7 +61,7 @@ export interface ChunkView {
   transactions?: Table;
   /** The same transactions as per-block typed columns, made once for every engine (do not transfer them). */
   transactionColumns?: ChunkTransactions;
-  /** The same transactions as the store keeps them (their columns are transactionColumns'). */
+  /** The same transactions as the store keeps them (the non-votes' columns, the votes summarized: FeeColumns). */
   resident?: ResidentTransactions;
   trades?: Table;
   /** The token rows the chunk writes (upserted by mint). */

@@ -35,9 +35,10 @@ interface AccountKernelExports {
  * [blocks[j], blocks[j + 1]). The kernels read several such parts as one run of blocks, in order.
  */
 export interface AccountBlocks {
-  readonly price: BigUint64Array;
-  readonly limit: Uint32Array;
-  readonly vote: Uint8Array;
+  /** Per transaction, or one value for every transaction of the part (the votes': nearly always one price and limit). */
+  readonly price: BigUint64Array | bigint;
+  readonly limit: Uint32Array | number;
+  readonly vote: Uint8Array | boolean;
   readonly spans: Uint32Array;
   readonly ids: Uint32Array;
   readonly blocks: Uint32Array;
@@ -94,9 +95,13 @@ function load(k: AccountKernelExports, parts: readonly AccountBlocks[], wanted: 
   let id = 0;
   let block = 0;
   for (const { p, first, last, idFirst, idLast } of runs) {
-    price.set(p.price.subarray(first, last), row);
-    limit.set(p.limit.subarray(first, last), row);
-    vote.set(p.vote.subarray(first, last), row);
+    const end = row + last - first;
+    if (typeof p.price === 'bigint') price.fill(p.price, row, end);
+    else price.set(p.price.subarray(first, last), row);
+    if (typeof p.limit === 'number') limit.fill(p.limit, row, end);
+    else limit.set(p.limit.subarray(first, last), row);
+    if (typeof p.vote === 'boolean') vote.fill(p.vote ? 1 : 0, row, end);
+    else vote.set(p.vote.subarray(first, last), row);
     ids.set(p.ids.subarray(idFirst, idLast), id);
     for (let i = first; i < last; i++) spans[row + i - first] = id + p.spans[i]! - idFirst;
     for (let j = p.from; j < p.to; j++) blocks[block + j - p.from] = row + p.blocks[j]! - first;

@@ -3,7 +3,7 @@
  * transaction (price > 0, not a vote) with its price, fee, limit and within-block position, plus
  * the counters over all transactions. Growable, so a window can take block after block.
  */
-import type { ChunkTransactions } from '../ingest/block-columns.js';
+import { blockSize, type FeeColumns } from '../ingest/fee-columns.js';
 import type { FeeSamples } from '../kernels/fees.js';
 import { saturateU64, saturatingAdd } from '../schema/amounts.js';
 
@@ -24,21 +24,20 @@ export class SampleBuffer {
   length = 0;
 
   /** Appends the fee-paying transactions of blocks [from, to) of `columns`; returns their counters. */
-  addBlocks(columns: ChunkTransactions, from: number, to: number): FeeCounters {
+  addBlocks(columns: FeeColumns, from: number, to: number): FeeCounters {
     const counters: FeeCounters = { txCount: 0, noPriorityTxCount: 0, totalTxCount: 0, totalPriorityFees: 0n };
     for (let b = from; b < to; b++) this.#addBlock(columns, b, counters);
     return counters;
   }
 
-  #addBlock(c: ChunkTransactions, b: number, counters: FeeCounters): void {
+  #addBlock(c: FeeColumns, b: number, counters: FeeCounters): void {
     const start = c.offsets[b];
     const end = c.offsets[b + 1];
-    const n = end - start;
+    const n = blockSize(c, b);
     counters.totalTxCount += n;
-    this.#reserve(this.length + n);
+    this.#reserve(this.length + end - start);
     let fees = counters.totalPriorityFees; // exact within the block, saturated after it
     for (let i = start; i < end; i++) {
-      if (c.isVote[i]) continue;
       fees += c.priorityFee[i];
       if (c.computeUnitPrice[i] === 0n) {
         counters.noPriorityTxCount++;

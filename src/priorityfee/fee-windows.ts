@@ -15,7 +15,7 @@
  * that window's part up to the as-of block from the resident transactions, with the same code, and
  * reads the closed windows before it from memory when it holds them.
  */
-import { chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
+import type { FeeColumns } from '../ingest/fee-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
@@ -120,7 +120,7 @@ export class FeeWindowsEngine implements ChunkObserver {
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
-    const columns = chunk.transactionColumns;
+    const columns = chunk.resident?.columns;
     if (!columns) return { records: [], apply() {} };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const closed: WindowFeesRecord[] = [];
@@ -159,7 +159,7 @@ export class FeeWindowsEngine implements ChunkObserver {
     };
   }
 
-  async #addBlock(columns: ChunkTransactions, b: number, slot: bigint, time: bigint): Promise<WindowFeesRecord[]> {
+  async #addBlock(columns: FeeColumns, b: number, slot: bigint, time: bigint): Promise<WindowFeesRecord[]> {
     const closed: WindowFeesRecord[] = [];
     for (const [window, open] of this.#open) {
       if (windowStart(time, windowNanos(window)) !== open.start) {

@@ -72,7 +72,10 @@ async function lookback(store: Store, blockFees: BlockFeesEngine, n: number, hor
 
 /** The lookback of a query with the kernels' view of its blocks (no copy) and the accounts as ids of their dictionary. */
 interface KernelInput extends Lookback {
+  /** The non-vote transactions, block after block. */
   readonly parts: AccountBlocks[];
+  /** The votes (every vote of a part has one flag; its price and limit are often one value too). */
+  readonly votes: AccountBlocks[];
   readonly wanted: Uint32Array;
 }
 
@@ -83,10 +86,13 @@ async function kernelInput(store: Store | undefined, blockFees: BlockFeesEngine,
   const keys = span.ranges[0]?.segment.accounts.keys;
   const wanted = Uint32Array.from(query.accounts, (key) => keys?.find(key) ?? NO_ID);
   const parts = span.ranges.map(({ segment: { columns, accounts: spans }, from, to }) => ({
-    price: columns.computeUnitPrice, limit: columns.computeUnitLimit, vote: columns.isVote,
+    price: columns.computeUnitPrice, limit: columns.computeUnitLimit, vote: false,
     spans: spans.offsets, ids: spans.ids, blocks: columns.offsets, from, to,
   }));
-  return { ...span, parts, wanted };
+  const votes = span.ranges.map(({ segment: { columns: { votes }, voteAccounts: spans }, from, to }) => ({
+    price: votes.price, limit: votes.limit, vote: true, spans: spans.offsets, ids: spans.ids, blocks: votes.offsets, from, to,
+  }));
+  return { ...span, parts, votes, wanted };
 }
 
 /** The higher of two prices, either possibly unknown. */
@@ -107,7 +113,7 @@ export class LocalFeeMarkets implements ChunkObserver {
   async estimate(query: LocalFeeQuery, horizon?: Horizon): Promise<PriorityFeeEstimateRecord[]> {
     const span = await kernelInput(this.store(), this.blockFees, query, horizon);
     if (!span) return [];
-    const groups = accountTiers(span.parts, span.wanted, TIER_MILLIS, query.includeVote);
+    const groups = accountTiers(query.includeVote ? [...span.parts, ...span.votes] : span.parts, span.wanted, TIER_MILLIS, query.includeVote);
     const newest = span.blocks.at(-1)!;
     const global = groups.at(-1)!;
     const globalMedium = global.tiers?.[MEDIUM] ?? null;

@@ -4,7 +4,7 @@
  * Each block adds its samples and the blocks that left the window remove theirs (OrderedMultiset),
  * so a point costs O(block), not O(window).
  */
-import type { ChunkTransactions } from '../ingest/block-columns.js';
+import { blockSize, type FeeColumns } from '../ingest/fee-columns.js';
 import type { EngineSettings } from '../methods/context.js';
 import { priorityFeeOf } from '../schema/amounts.js';
 import { recordId } from '../schema/ids.js';
@@ -43,19 +43,20 @@ export interface BlockPart {
   nonVoteCount: number;
 }
 
-export function blockPart(c: ChunkTransactions, b: number, cuLimit: bigint): BlockPart {
+export function blockPart(c: FeeColumns, b: number, cuLimit: bigint): BlockPart {
   const start = c.offsets[b];
   const end = c.offsets[b + 1];
-  const n = end - start;
+  const n = blockSize(c, b);
   const prices: bigint[] = [];
   const positions: number[] = [];
   const consumed: bigint[] = [];
-  let noPriority = 0, nonVoteKnown = 0, nonVoteConsumed = 0n, allConsumed = 0n, allKnown = true;
+  let noPriority = 0, nonVoteKnown = 0, nonVoteConsumed = 0n;
+  let allConsumed = c.votes.consumed[b]!;
+  let allKnown = c.votes.consumedKnown[b] === 1;
   for (let i = start; i < end; i++) {
     const known = c.consumedKnown[i] === 1;
     allConsumed += c.computeUnitsConsumed[i];
     allKnown &&= known;
-    if (c.isVote[i]) continue;
     if (known) {
       nonVoteKnown++;
       nonVoteConsumed += c.computeUnitsConsumed[i];

@@ -99,7 +99,7 @@ export class RecommendationsEngine implements ChunkObserver {
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
-    const columns = chunk.transactionColumns;
+    const columns = chunk.resident?.columns;
     if (!columns) return NOTHING;
     for (const window of this.demand.windows(METHOD)) {
       const history = this.#windows.get(window)!;

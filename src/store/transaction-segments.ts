@@ -4,17 +4,20 @@
  * recommendations, top transactions). One segment per commit, in slot order, found by binary
  * search; retention drops whole segments and trims the one it cuts through.
  *
- * What is kept is what those answers read: the fee columns of every transaction, per block
- * (ChunkTransactions, 34 bytes a transaction), and the text (signature, signer, program) of each
- * block's best fee payers only (BEST_PER_BLOCK, what a top list can show), as UTF-8 bytes copied out
- * of the input, and each transaction's write-locked accounts as a span of ids in a dictionary of
- * account keys (account-keys.ts; read by the local fee markets). The canonical table itself (~230
+ * What is kept is what those answers read: the fee columns of every non-vote transaction, per
+ * block, with each block's votes summarized (FeeColumns: 33 bytes a non-vote, and a vote nothing
+ * beyond its accounts but where its price or limit differs from the other votes'), the text
+ * (signature, signer, program) of each block's best fee payers only (BEST_PER_BLOCK, what a top
+ * list can show), as UTF-8 bytes copied out of the input, and each transaction's write-locked
+ * accounts as a span of ids in a dictionary of account keys (account-keys.ts; read by the local
+ * fee markets, the votes' only when they include votes). The canonical table itself (~230
  * bytes a transaction, most of it base58 text) is not kept. A load from Parquet leaves the accounts
  * in the file: a segment then keeps each transaction's row there, and reads the lists back and
  * interns them when a local fee market first asks for its blocks (`ranges`).
  */
 import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
-import { bestFeePayers, chunkTransactions, type ChunkTransactions } from '../ingest/block-columns.js';
+import { bestFeePayers, chunkTransactions, type BlockColumns, type ChunkTransactions } from '../ingest/block-columns.js';
+import { concatVotes, noVotes, sliceVotes, splitVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { AccountKeys, KEY_BATCH } from './account-keys.js';
@@ -33,7 +36,7 @@ export interface AccountSpans {
 const inFile = (accounts: AccountSpans | FileAccounts): accounts is FileAccounts => 'file' in accounts;
 
 /** Transactions with their accounts as spans of ids. */
-export type SpannedTransactions = ResidentTransactions & { readonly accounts: AccountSpans };
+export type SpannedTransactions = ResidentTransactions & { readonly accounts: AccountSpans; readonly voteAccounts: AccountSpans };
 
 /** Blocks [from, to) of a segment, as held (a reader that copies what it needs takes these, not a concatenation). */
 export interface BlockRange<S extends TransactionsView = TransactionsView> {
@@ -47,14 +50,16 @@ export type SegmentRange = BlockRange<SpannedTransactions>;
 
 /** Transactions as the store keeps them; block b is the transactions [offsets[b], offsets[b + 1]) of `columns`. */
 export interface ResidentTransactions extends TransactionsView {
-  /** Their write-locked accounts (or where they are: read back by `TransactionSegments.ranges`). */
+  /** The write-locked accounts of the rows of `columns` (or where they are: read back by `TransactionSegments.ranges`). */
   readonly accounts: AccountSpans | FileAccounts;
+  /** The same of the votes (`columns.votes`). */
+  readonly voteAccounts: AccountSpans | FileAccounts;
 }
 
 /** What a reader of a slot range gets (`between`): the transactions without their accounts. */
 export interface TransactionsView {
-  /** The fee columns of every transaction, per block, ordered by (slot, index). */
-  readonly columns: ChunkTransactions;
+  /** The fee columns of the non-vote transactions, per block, ordered by (slot, index); the votes summarized. */
+  readonly columns: FeeColumns;
   /** Each block's time (ns), in the order of `columns.slots`: retention cuts by time. */
   readonly times: BigInt64Array;
   /** Positions in `columns` whose text is kept: each block's best fee payers, best first, block after block. */
@@ -68,16 +73,16 @@ export interface TransactionsView {
 const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
 
 /** The per-transaction columns of ChunkTransactions, with their array types: the one list of them here. */
-type FeeColumn = Exclude<keyof ChunkTransactions, 'slots' | 'offsets' | 'row'>;
+type FeeColumn = Exclude<keyof BlockColumns, 'slots' | 'offsets'>;
 type FeeArray = Uint8Array | Uint32Array | BigUint64Array;
 const FEE_COLUMNS: Readonly<Record<FeeColumn, new (length: number) => FeeArray>> = {
-  isVote: Uint8Array, computeUnitPrice: BigUint64Array, priorityFee: BigUint64Array,
+  computeUnitPrice: BigUint64Array, priorityFee: BigUint64Array,
   computeUnitLimit: Uint32Array, computeUnitsConsumed: BigUint64Array, consumedKnown: Uint8Array, index: Uint32Array,
 };
 
 /** Every fee column, each made by `make`. */
-function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<ChunkTransactions, FeeColumn> {
-  return Object.fromEntries(Object.keys(FEE_COLUMNS).map((name) => [name, make(name as FeeColumn)])) as Pick<ChunkTransactions, FeeColumn>;
+function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<BlockColumns, FeeColumn> {
+  return Object.fromEntries(Object.keys(FEE_COLUMNS).map((name) => [name, make(name as FeeColumn)])) as Pick<BlockColumns, FeeColumn>;
 }
 
 /** The text table of kept transactions, each column made by `make`. */
@@ -131,22 +136,48 @@ export function* residentSteps(
   columns: ChunkTransactions = chunkTransactions(table),
   accounts: ChunkAccounts = { lists: table.getChild('writable_accounts') },
 ): Steps<ResidentTransactions> {
+  const { fees, nonVotes, votes } = splitVotes(columns);
   const kept: number[] = [];
-  const keptOffsets = new Uint32Array(columns.slots.length + 1);
-  for (let b = 0; b < columns.slots.length; b++) {
-    kept.push(...bestFeePayers(columns, b));
+  const keptOffsets = new Uint32Array(fees.slots.length + 1);
+  for (let b = 0; b < fees.slots.length; b++) {
+    kept.push(...bestFeePayers(fees, b));
     keptOffsets[b + 1] = kept.length;
   }
-  const rows = kept.map((i) => columns.row![i]!);
-  const { row: order, ...fees } = columns;
+  // the input rows of the non-votes, then of the votes: their accounts are taken in that order, then split
+  const order = new Uint32Array(columns.row.length);
+  order.set(take(columns.row, nonVotes));
+  order.set(take(columns.row, votes), nonVotes.length);
+  const both = 'file' in accounts
+    ? { file: accounts.file, rows: take(accounts.rows, order) }
+    : yield* accountSpans(accounts.lists, accounts.rows ? take(accounts.rows, order) : order, keys);
+  const [nonVoteAccounts, voteAccounts] = splitAccounts(both, nonVotes.length);
   return {
     columns: fees,
-    times: BigInt64Array.from(columns.slots, blockTime),
-    accounts: 'file' in accounts
-      ? { file: accounts.file, rows: take(accounts.rows, order!) }
-      : yield* accountSpans(accounts.lists, accounts.rows ? take(accounts.rows, order!) : order!, keys),
-    kept: Uint32Array.from(kept), keptOffsets, text: textTable((name) => takeUtf8(table.getChild(name)!, rows)),
+    times: BigInt64Array.from(fees.slots, blockTime),
+    accounts: nonVoteAccounts,
+    voteAccounts,
+    kept: Uint32Array.from(kept), keptOffsets,
+    text: textTable((name) => takeUtf8(table.getChild(name)!, kept.map((i) => order[i]!))),
   };
+}
+
+/** Accounts of transactions [0, n) and [n, ..) of `a`, apart (views). */
+function splitAccounts<A extends AccountSpans | FileAccounts>(a: A, n: number): [A, A];
+function splitAccounts(a: AccountSpans | FileAccounts, n: number): [AccountSpans | FileAccounts, AccountSpans | FileAccounts] {
+  if (inFile(a)) return [{ file: a.file, rows: a.rows.subarray(0, n) }, { file: a.file, rows: a.rows.subarray(n) }];
+  const cut = a.offsets[n]!;
+  return [
+    { keys: a.keys, offsets: a.offsets.subarray(0, n + 1), ids: a.ids.subarray(0, cut) },
+    { keys: a.keys, offsets: a.offsets.subarray(n).map((o) => o - cut), ids: a.ids.subarray(cut) },
+  ];
+}
+
+/** Accounts of `a`, then of `b`, as one run (a file's rows, or spans of the same dictionary). */
+function joinAccounts(a: FileAccounts, b: FileAccounts): FileAccounts {
+  const rows = new Uint32Array(a.rows.length + b.rows.length);
+  rows.set(a.rows);
+  rows.set(b.rows, a.rows.length);
+  return { file: a.file, rows };
 }
 
 /** values[order[i]] for each i. */
@@ -221,7 +252,7 @@ function adoptAccounts(spans: AccountSpans | FileAccounts, keys: AccountKeys): A
   return { keys, offsets: spans.offsets, ids: spans.ids.map((id) => translate[id]!) };
 }
 
-/** Transactions held (rows). */
+/** Non-vote transactions held (rows of the columns). */
 const rowsOf = (r: TransactionsView): number => r.columns.offsets[r.columns.slots.length]!;
 
 /**
@@ -240,9 +271,11 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
       slots: c.slots.slice(from, to),
       offsets: c.offsets.slice(from, to + 1).map((o) => o - first),
       ...feeColumns((name) => (copy ? c[name].slice(first, last) : c[name].subarray(first, last))),
+      votes: sliceVotes(c.votes, from, to, copy),
     },
     times: r.times.slice(from, to),
     accounts: sliceAccounts(r.accounts, first, last, copy),
+    voteAccounts: sliceAccounts(r.voteAccounts, c.votes.offsets[from]!, c.votes.offsets[to]!, copy),
     kept: r.kept.slice(keptFirst, keptLast).map((i) => i - first),
     keptOffsets: r.keptOffsets.slice(from, to + 1).map((o) => o - keptFirst),
     text: copy ? textTable((name) => takeUtf8(r.text.getChild(name)!, keptRows())) : r.text.slice(keptFirst, keptLast),
@@ -288,6 +321,7 @@ function concatBlocks(parts: readonly TransactionsView[]): TransactionsView {
       slots: parts.flatMap((p) => p.columns.slots),
       offsets: Uint32Array.from(offsets),
       ...feeColumns((name) => concatOf(parts, (p) => p.columns[name], (n) => new FEE_COLUMNS[name](n))),
+      votes: concatVotes(parts.map((p) => p.columns.votes)),
     },
     times: concatOf(parts, (p) => p.times, (n) => new BigInt64Array(n)),
     kept: Uint32Array.from(kept),
@@ -301,7 +335,7 @@ const COMPACT_FROM = 1 << 16;
 
 /** No transactions. */
 const EMPTY: TransactionsView = {
-  columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)) },
+  columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)), votes: noVotes() },
   times: new BigInt64Array(0),
   kept: new Uint32Array(0),
   keptOffsets: Uint32Array.of(0),
@@ -329,7 +363,7 @@ export class TransactionSegments {
   append(commit: ResidentTransactions): void {
     const slots = commit.columns.slots;
     if (slots.length === 0) return;
-    const transactions = { ...commit, accounts: adoptAccounts(commit.accounts, this.#keys) };
+    const transactions = { ...commit, accounts: adoptAccounts(commit.accounts, this.#keys), voteAccounts: adoptAccounts(commit.voteAccounts, this.#keys) };
     if (this.#firstTime === undefined || commit.times[0]! < this.#firstTime) this.#firstTime = commit.times[0]!;
     let at = this.#segments.length;
     while (at > 0 && this.#segments[at - 1]!.columns.slots[0]! > slots[0]!) at--;
@@ -404,10 +438,12 @@ export class TransactionSegments {
   }
 
   async #readAccounts(segment: ResidentTransactions): Promise<SpannedTransactions> {
-    const { lists, rows } = await readBack(segment.accounts as FileAccounts);
+    // the non-votes' lists and the votes' in one read
+    const { lists, rows } = await readBack(joinAccounts(segment.accounts as FileAccounts, segment.voteAccounts as FileAccounts));
     const spans = await new TimeSlices().run(accountSpans(lists, rows, this.#keys));
+    const [accounts, voteAccounts] = splitAccounts(spans, rowsOf(segment));
     // kept where the segment still is (retention may have cut it meanwhile), in the dictionary of now
-    const read: SpannedTransactions = { ...segment, accounts: adoptAccounts(spans, this.#keys) };
+    const read: SpannedTransactions = { ...segment, accounts: adoptAccounts(accounts, this.#keys), voteAccounts: adoptAccounts(voteAccounts, this.#keys) };
     const at = this.#segments.indexOf(segment);
     if (at >= 0) this.#segments[at] = read;
     return read;
@@ -432,18 +468,17 @@ export class TransactionSegments {
   #compactKeys(): void {
     const keys = this.#keys;
     if (keys.size < COMPACT_FROM) return;
-    const used = usedIds(keys.size, this.#segments.flatMap(({ accounts }) => (inFile(accounts) ? [] : [accounts.ids])));
+    const used = usedIds(keys.size, this.#segments.flatMap((s) => [s.accounts, s.voteAccounts]).flatMap((a) => (inFile(a) ? [] : [a.ids])));
     if (used.count * 2 > keys.size) return;
     const compacted = new AccountKeys();
     const translate = moveKeys(keys, compacted, used);
     this.#keys = compacted;
-    this.#segments = this.#segments.map((s) => (inFile(s.accounts) ? s : {
-      ...s, accounts: { keys: compacted, offsets: s.accounts.offsets, ids: s.accounts.ids.map((id) => translate[id]!) },
-    }));
+    const moved = (a: AccountSpans | FileAccounts) => (inFile(a) ? a : { keys: compacted, offsets: a.offsets, ids: a.ids.map((id) => translate[id]!) });
+    this.#segments = this.#segments.map((s) => ({ ...s, accounts: moved(s.accounts), voteAccounts: moved(s.voteAccounts) }));
   }
 
-  /** Transactions held. */
+  /** Transactions held, votes included. */
   get rows(): number {
-    return this.#segments.reduce((n, s) => n + rowsOf(s), 0);
+    return this.#segments.reduce((n, s) => n + rowsOf(s) + voteCount(s.columns.votes), 0);
   }
 }

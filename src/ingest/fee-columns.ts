@@ -1,0 +1,167 @@
+/**
+ * The form of a chunk's transactions that the resident store keeps and the fee windows,
+ * recommendations and top lists read: the non-vote transactions as per-block columns, and each
+ * block's votes summarized. Votes are two thirds of mainnet's transactions, and what the methods
+ * read of them is a count, a sum of consumed compute units, and (a local fee market that includes
+ * votes) their price, limit and accounts, which are nearly always the same for every vote.
+ */
+import type { BlockColumns, ChunkTransactions } from './block-columns.js';
+import { gatherU64, HIGH, LOW, wordsOf } from '../schema/u64-words.js';
+
+/** The votes of a run of blocks. */
+export interface BlockVotes {
+  /** Block b's votes are [offsets[b], offsets[b + 1]) of the per-vote columns (and the votes' accounts). */
+  offsets: Uint32Array;
+  /** Per block: the consumed compute units of its votes, summed exactly (an unknown one counts 0). */
+  consumed: bigint[];
+  /** Per block: 1 when every one of its votes' consumed compute units is known. */
+  consumedKnown: Uint8Array;
+  /** Each vote's compute-unit price, or the one price every vote of the run has. */
+  price: BigUint64Array | bigint;
+  /** Each vote's compute-unit limit, or the one limit every vote of the run has. */
+  limit: Uint32Array | number;
+}
+
+/** The non-vote transactions per block (block b is rows [offsets[b], offsets[b + 1])) and the blocks' votes. */
+export interface FeeColumns extends BlockColumns {
+  votes: BlockVotes;
+}
+
+/** Transactions of block b, votes included (a transaction's place in its block is index / (size - 1)). */
+export const blockSize = (c: FeeColumns, b: number): number =>
+  c.offsets[b + 1]! - c.offsets[b]! + c.votes.offsets[b + 1]! - c.votes.offsets[b]!;
+
+/** Votes a run holds. */
+export const voteCount = (votes: BlockVotes): number => votes.offsets[votes.offsets.length - 1]!;
+
+/** Values an exact sum adds up in doubles, word by word, before it makes a BigInt. */
+const SUM_RUN = 1 << 21;
+
+/**
+ * A chunk's columns split: the non-vote transactions' columns with the votes summarized, and the
+ * positions in `columns` of the non-votes and of the votes (for their rows in the input).
+ */
+export function splitVotes(columns: ChunkTransactions): { fees: FeeColumns; nonVotes: Uint32Array; votes: Uint32Array } {
+  const { isVote, offsets } = columns;
+  const blocks = columns.slots.length;
+  let voteRows = 0;
+  for (let i = 0; i < isVote.length; i++) voteRows += isVote[i]!;
+  const nonVotes = new Uint32Array(isVote.length - voteRows);
+  const votes = new Uint32Array(voteRows);
+  const nonVoteOffsets = new Uint32Array(blocks + 1);
+  const voteOffsets = new Uint32Array(blocks + 1);
+  const consumed: bigint[] = new Array(blocks);
+  const consumedKnown = new Uint8Array(blocks).fill(1);
+  const consumedWords = wordsOf(columns.computeUnitsConsumed);
+  let a = 0;
+  let v = 0;
+  for (let b = 0; b < blocks; b++) {
+    let sum = 0n;
+    let high = 0;
+    let low = 0;
+    for (let i = offsets[b]!, run = 0; i < offsets[b + 1]!; i++) {
+      if (!isVote[i]) {
+        nonVotes[a++] = i;
+        continue;
+      }
+      votes[v++] = i;
+      high += consumedWords[2 * i + HIGH]!;
+      low += consumedWords[2 * i + LOW]!;
+      if (!columns.consumedKnown[i]) consumedKnown[b] = 0;
+      if (++run === SUM_RUN) (sum += (BigInt(high) << 32n) + BigInt(low)), (high = low = run = 0);
+    }
+    consumed[b] = sum + (BigInt(high) << 32n) + BigInt(low);
+    nonVoteOffsets[b + 1] = a;
+    voteOffsets[b + 1] = v;
+  }
+  const fees: FeeColumns = {
+    slots: columns.slots,
+    offsets: nonVoteOffsets,
+    computeUnitPrice: gatherU64(columns.computeUnitPrice, nonVotes),
+    priorityFee: gatherU64(columns.priorityFee, nonVotes),
+    computeUnitLimit: nonVotes.map((i) => columns.computeUnitLimit[i]!),
+    computeUnitsConsumed: gatherU64(columns.computeUnitsConsumed, nonVotes),
+    consumedKnown: Uint8Array.from(nonVotes, (i) => columns.consumedKnown[i]!),
+    index: nonVotes.map((i) => columns.index[i]!),
+    votes: {
+      offsets: voteOffsets, consumed, consumedKnown,
+      price: repeatedOr(gatherU64(columns.computeUnitPrice, votes)),
+      limit: repeatedOr(votes.map((i) => columns.computeUnitLimit[i]!)),
+    },
+  };
+  return { fees, nonVotes, votes };
+}
+
+/** The one value every entry of `values` has, or `values` (none: 0). */
+function repeatedOr(values: BigUint64Array): BigUint64Array | bigint;
+function repeatedOr(values: Uint32Array): Uint32Array | number;
+function repeatedOr(values: BigUint64Array | Uint32Array): BigUint64Array | Uint32Array | bigint | number {
+  const words = values instanceof BigUint64Array ? wordsOf(values) : values;
+  const step = words.length / Math.max(1, values.length);
+  for (let i = step; i < words.length; i++) if (words[i] !== words[i - step]) return values;
+  return values.length === 0 ? (values instanceof BigUint64Array ? 0n : 0) : values[0]!;
+}
+
+/** A per-vote column: every vote's value, or the one value they all have. */
+type Repeated<A extends BigUint64Array | Uint32Array> = A | (A extends BigUint64Array ? bigint : number);
+
+/** Per-vote values [first, last) of a column (`copy`: an array of its own, so the rest can be freed). */
+function sliceRepeated<A extends BigUint64Array | Uint32Array>(values: Repeated<A>, first: number, last: number, copy: boolean): Repeated<A> {
+  if (typeof values !== 'object') return values;
+  return (copy ? values.slice(first, last) : values.subarray(first, last)) as A;
+}
+
+/** Blocks [from, to) of `votes` (`copy`: in arrays of their own). */
+export function sliceVotes(votes: BlockVotes, from: number, to: number, copy: boolean): BlockVotes {
+  const first = votes.offsets[from]!;
+  const last = votes.offsets[to]!;
+  return {
+    offsets: votes.offsets.slice(from, to + 1).map((o) => o - first),
+    consumed: votes.consumed.slice(from, to),
+    consumedKnown: votes.consumedKnown.slice(from, to),
+    price: sliceRepeated<BigUint64Array>(votes.price, first, last, copy),
+    limit: sliceRepeated<Uint32Array>(votes.limit, first, last, copy),
+  };
+}
+
+/** The runs one after another (blocks in the runs' order). */
+export function concatVotes(runs: readonly BlockVotes[]): BlockVotes {
+  const offsets = [0];
+  const counts = runs.map(voteCount);
+  let at = 0;
+  for (const [k, run] of runs.entries()) {
+    for (let b = 1; b < run.offsets.length; b++) offsets.push(at + run.offsets[b]!);
+    at += counts[k]!;
+  }
+  return {
+    offsets: Uint32Array.from(offsets),
+    consumed: runs.flatMap((run) => run.consumed),
+    consumedKnown: Uint8Array.from(runs.flatMap((run) => [...run.consumedKnown])),
+    price: concatRepeated<BigUint64Array>(runs.map((run) => run.price), counts, 0n, (n) => new BigUint64Array(n)),
+    limit: concatRepeated<Uint32Array>(runs.map((run) => run.limit), counts, 0, (n) => new Uint32Array(n)),
+  };
+}
+
+/** Per-vote columns (`counts[k]` votes in part k) one after another: one value when they all repeat the same. */
+function concatRepeated<A extends BigUint64Array | Uint32Array>(
+  parts: readonly Repeated<A>[], counts: readonly number[], none: Repeated<A>, make: (n: number) => A,
+): Repeated<A> {
+  const present = parts.filter((_, k) => counts[k]! > 0);
+  if (present.length === 0) return none;
+  if (present.every((part) => typeof part !== 'object' && part === present[0])) return present[0]!;
+  const out: A = make(counts.reduce((a, b) => a + b, 0));
+  let at = 0;
+  parts.forEach((part, k) => {
+    const n = counts[k]!;
+    if (typeof part === 'object') out.set(part.subarray(0, n) as never, at);
+    else out.fill(part as never, at, at + n);
+    at += n;
+  });
+  return out;
+}
+
+/** No votes in `blocks` blocks. */
+export const noVotes = (blocks = 0): BlockVotes => ({
+  offsets: new Uint32Array(blocks + 1), consumed: new Array<bigint>(blocks).fill(0n),
+  consumedKnown: new Uint8Array(blocks).fill(1), price: 0n, limit: 0,
+});
