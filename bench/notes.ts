@@ -196,14 +196,15 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
-          'kept for as-of queries). Sampled at the end of the load (2026-11-27): the serving thread holds ~930 MiB of ' +
-          'ArrayBuffers (the fee columns of every transaction, 38 bytes each with its row in the file: ~470 MiB for 12.3 million; ' +
-          'the text of each block\'s 100 best fee payers, ~165 MiB; the open hour\'s fee samples, 32 bytes each in a buffer grown by ' +
-          'doubling, ~134 MiB for 3.5 million; the pairs\' series and candles), ~320 MiB of trades as the Parquet batches brought them ' +
-          '(Arrow columns, the mints and signatures as text) and a JS heap of ~190 MiB (every block fee record); the kernel worker ' +
-          '~230 MiB (parquet-wasm 80, the fee kernels 72, its heap). DuckDB-WASM is not started: its writes, about 10 MB, are held ' +
-          '(until step 22 a miscount of them started it a third of the way through the hour, ~200 MiB more). Two thirds of the ' +
-          'transactions are votes, whose rows only block totals (counts, consumed units) and the local fee markets\' include_vote read. With ' +
+          'kept for as-of queries), about 350 MiB of it in the answers themselves (100,915 candles and 8,750 block fee records ' +
+          'as JS objects: the serving thread\'s heap goes from ~150 to ~330 MiB while they are made). Sampled at the end of the load ' +
+          '(2026-11-27, RSS ~1,510 MiB): the serving thread holds ~630 MiB of ArrayBuffers (the text of each block\'s 100 best fee ' +
+          'payers ~155 MiB; the fee columns of the 4.1 million non-vote transactions, 33 bytes each, ~130 MiB, the 8.2 million votes ' +
+          'summarized per block since step 23; the open hour\'s fee samples, 32 bytes each in a buffer grown by doubling, 128 MiB for ' +
+          '3.5 million; each transaction\'s row in the file, 47 MiB; the pairs\' series ~55 MiB), ~260 MiB of trades as the Parquet ' +
+          'batches brought them (Arrow columns, the mints and signatures as text) and a JS heap of ~150 MiB (every block fee ' +
+          'record); the kernel worker ~200 MiB (parquet-wasm 80, the fee kernels 68, its heap). DuckDB-WASM is not started: its ' +
+          'writes, about 10 MB, are held. With ' +
           '`retain` the same engine is bounded by the retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
@@ -214,7 +215,16 @@ const ENTRIES: readonly Entry[] = [
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
-      close: E2E_CLOSE,
+      close: t.kind === 'max-mib'
+        ? 'Each large part kept once and compactly, as the votes now are: the trades as compact columns (the mints as the ' +
+          'pair\'s index), their signatures and signers left in the Parquet file and read back by row when answered, as the ' +
+          'write-locked accounts are (~260 MiB to ~60; copying the columns alone measured only -41 MiB and 1.07x wall, since ' +
+          'the text kept the batches); the best fee payers\' text left in the file too for a Parquet load (~155 MiB); the open ' +
+          'hour\'s fee samples in fixed pages, the limit as u32 (~128 MiB to ~100). That would take the end of the load from ' +
+          '~1,510 to ~1,130 MiB; below 1 GiB also needs the kernel worker\'s heaps bounded (parquet-wasm\'s 80 MiB, the fee ' +
+          'kernels\' high-water mark) and the block fee records as typed columns rather than JS objects. The answers\' ~350 MiB ' +
+          'of objects are the caller\'s, which the peers hold too.'
+        : E2E_CLOSE,
     }),
   },
   {
