@@ -200,8 +200,9 @@ const ENTRIES: readonly Entry[] = [
           'as JS objects: the serving thread\'s heap goes from ~150 to ~330 MiB while they are made). Sampled at the end of the load ' +
           '(2026-11-27, RSS ~1,510 MiB): the serving thread holds ~630 MiB of ArrayBuffers (the text of each block\'s 100 best fee ' +
           'payers ~155 MiB; the fee columns of the 4.1 million non-vote transactions, 33 bytes each, ~130 MiB, the 8.2 million votes ' +
-          'summarized per block since step 23; the open hour\'s fee samples, 32 bytes each in a buffer grown by doubling, 128 MiB for ' +
-          '3.5 million; each transaction\'s row in the file, 47 MiB; the pairs\' series ~55 MiB), ~260 MiB of trades as the Parquet ' +
+          'summarized per block since step 23; each transaction\'s row in the file, 47 MiB; the pairs\' series ~55 MiB; until step 24 ' +
+          'also the open hour\'s fee samples, 32 bytes each in a buffer grown by doubling, 128 MiB for 3.5 million: the open windows ' +
+          'now gather them from the resident columns when asked), ~260 MiB of trades as the Parquet ' +
           'batches brought them (Arrow columns, the mints and signatures as text) and a JS heap of ~150 MiB (every block fee ' +
           'record); the kernel worker ~200 MiB (parquet-wasm 80, the fee kernels 68, its heap). DuckDB-WASM is not started: its ' +
           'writes, about 10 MB, are held. With ' +
@@ -219,9 +220,8 @@ const ENTRIES: readonly Entry[] = [
         ? 'Each large part kept once and compactly, as the votes now are: the trades as compact columns (the mints as the ' +
           'pair\'s index), their signatures and signers left in the Parquet file and read back by row when answered, as the ' +
           'write-locked accounts are (~260 MiB to ~60; copying the columns alone measured only -41 MiB and 1.07x wall, since ' +
-          'the text kept the batches); the best fee payers\' text left in the file too for a Parquet load (~155 MiB); the open ' +
-          'hour\'s fee samples in fixed pages, the limit as u32 (~128 MiB to ~100). That would take the end of the load from ' +
-          '~1,510 to ~1,130 MiB; below 1 GiB also needs the kernel worker\'s heaps bounded (parquet-wasm\'s 80 MiB, the fee ' +
+          'the text kept the batches); the best fee payers\' text left in the file too for a Parquet load (~155 MiB). With step ' +
+          '24 that would take the end of the load from ~1,510 to ~1,030 MiB; below 1 GiB also needs the kernel worker\'s heaps bounded (parquet-wasm\'s 80 MiB, the fee ' +
           'kernels\' high-water mark) and the block fee records as typed columns rather than JS objects. The answers\' ~350 MiB ' +
           'of objects are the caller\'s, which the peers hold too.'
         : E2E_CLOSE,
@@ -317,7 +317,7 @@ const ENTRIES: readonly Entry[] = [
         'makes 2.5 a second), one block per ingest call given as row objects, as fast as the serving thread allows, so nearly every ' +
         'call arrives while a block is being ingested. That work runs in slices of about a quarter millisecond (the rows validated, ' +
         'the chunk\'s stages, the accounts interned, the columns built, and each live recommendation window\'s ' +
-        'slide, 256 samples between pauses, and the copy of the open fee window\'s samples for the kernel worker); a local call waits ' +
+        'slide, 256 samples between pauses, and the gathering of the open fee window\'s samples for the kernel worker); a local call waits ' +
         'for one slice, a MessagePort call (a macrotask each way) for up to two. What is left over 1 ms, from a probe of the event ' +
         'loop\'s turns while ingesting: garbage collection (scavenges of the row objects, the per-block records and stream updates), ' +
         'a batch of keys interned while the dictionary\'s table grows, the Arrow columns built from row objects. The fee answer ' +

@@ -21,6 +21,7 @@ import { RECO_WINDOWS } from '../src/schema/time.js';
 import type { StreamDemand } from '../src/stream/updates.js';
 import type { Store } from '../src/store/store.js';
 import { chunkOf, feeBlocks, FEE_ROW_BYTES, type FeeBlocks } from './data.js';
+import { splitVotes } from '../src/ingest/fee-columns.js';
 import { measure, speedup, type Figure } from './harness.js';
 import { repeats, type BenchOptions } from './options.js';
 import { createPlainPercentiles } from './plain-percentiles.js';
@@ -35,7 +36,7 @@ const WARM_CHUNK = 250;
 function chunkView(data: FeeBlocks, from: number, to: number): ChunkView {
   const blocks = [];
   for (let b = from; b < to; b++) blocks.push({ slot: data.slots[b]!, timestamp: data.times[b]!, cuLimit: null });
-  return { blocks, transactionColumns: chunkOf(data, from, to) };
+  return { blocks, feeColumns: splitVotes(chunkOf(data, from, to)).fees };
 }
 
 /** Every window streamed: each is live from the first block, as when all seven are subscribed. */

@@ -23,6 +23,7 @@ import { chunkAccounts, type RowOrigins } from './chunk-accounts.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
+import type { FeeColumns } from './fee-columns.js';
 import { TimeSlices, yieldToEventLoop } from '../platform/event-loop.js';
 import { lowerBound } from '../windows/lower-bound.js';
 import { repeatedRows } from './repeated-rows.js';
@@ -61,8 +62,10 @@ export interface ChunkView {
   transactions?: Table;
   /** The same transactions as per-block typed columns, made once for every engine (do not transfer them). */
   transactionColumns?: ChunkTransactions;
-  /** The same transactions as the store keeps them (the non-votes' columns, the votes summarized: FeeColumns). */
+  /** The same transactions as the store keeps them. */
   resident?: ResidentTransactions;
+  /** Their fee columns as the store keeps them (the resident form's): the non-votes', the votes summarized. */
+  feeColumns?: FeeColumns;
   trades?: Table;
   /** The token rows the chunk writes (upserted by mint). */
   tokens?: Table;
@@ -298,6 +301,7 @@ export class IngestPipeline {
         const time = (slot: bigint) => blockTime.get(slot)!;
         const accounts = await chunkAccounts(table, part.batches, () => rowOrigins(part, keep.transactions));
         unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, view.transactionColumns, accounts));
+        view.feeColumns = view.resident.columns;
         if (slices.spent) await slices.next();
       } else unit[name] = table;
       report.ingested += table.numRows;

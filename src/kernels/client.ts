@@ -3,7 +3,6 @@
  * endpoint. Input values are transferred to the worker, not copied; results are transferred back.
  */
 import * as Comlink from 'comlink';
-import { TimeSlices } from '../platform/event-loop.js';
 import type { FeeSamples, SampleStats } from './fees.js';
 import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
 import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
@@ -25,7 +24,10 @@ export interface KernelWorkerApi {
 
 /** The kernels, running in a worker. */
 export interface KernelClient {
-  /** Statistics of a sample set; the columns are copied (they may be views into a larger buffer). */
+  /**
+   * Statistics of a sample set. Its columns are transferred to the worker, not copied (they are
+   * empty here after the call): give it arrays of their own (a fee window's gathered samples).
+   */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
   /** Parquet files decoded in the worker, on the other core: a Node path or a browser File is read there. */
   readonly parquet: ParquetDecoder;
@@ -73,10 +75,7 @@ export function createKernelClient(
   }
 
   return {
-    sampleStats: async (samples) => {
-      const copy = await copyInSlices(samples);
-      return call(() => remote.sampleStats(Comlink.transfer(copy, buffersOf(copy))));
-    },
+    sampleStats: (samples) => call(() => remote.sampleStats(Comlink.transfer(samples, buffersOf(samples)))),
     configureParquet: (wasm) => call(() => remote.configureParquet(wasm)),
     parquet: {
       open: (location, options) => call(() => remote.parquetOpen(location, options)),
@@ -94,31 +93,6 @@ export function createKernelClient(
       return failure !== undefined;
     },
     close: () => fail(new Error('kernel worker closed')),
-  };
-}
-
-/** Elements copied between two looks at the clock (half a MB of u64). */
-const COPY_PIECE = 1 << 16;
-
-/**
- * A copy of the samples (to be transferred), made a piece at a time in time slices: an open fee
- * window's samples are views of a buffer of up to an hour, megabytes that the caller's thread
- * would otherwise copy in one stretch while requests wait (the fee answer's p99 while ingesting).
- */
-async function copyInSlices(samples: FeeSamples): Promise<FeeSamples> {
-  const slices = new TimeSlices();
-  const copy = async <A extends BigUint64Array | Float64Array>(column: A, out: A): Promise<A> => {
-    for (let from = 0; from < column.length; from += COPY_PIECE) {
-      out.set(column.subarray(from, from + COPY_PIECE) as never, from);
-      if (slices.spent) await slices.next();
-    }
-    return out;
-  };
-  return {
-    price: await copy(samples.price, new BigUint64Array(samples.price.length)),
-    fee: await copy(samples.fee, new BigUint64Array(samples.fee.length)),
-    limit: await copy(samples.limit, new BigUint64Array(samples.limit.length)),
-    position: await copy(samples.position, new Float64Array(samples.position.length)),
   };
 }
 

@@ -3,22 +3,23 @@
  * (DESIGN.md 5), percentiles exact over every sample of the window (never merged from per-block
  * percentiles).
  *
- * The fee windows nest (1m, 5m and 15m all divide 1h), so one sample buffer holds the current
- * hour and every smaller current window is a suffix of it. A window is computed once, when the
- * next one begins, and committed to the store (window_fees), the newest closed windows kept in
- * memory too (every one until the store starts its database); the window in progress is computed
- * on demand from memory, exact at every moment. A chunk's prepare advances the open windows while
- * queries may run between its stages, so a query reads the windows as the last apply published
- * them (a copy of their counters and a view of their samples), never a block not yet published;
- * the hour's buffer is replaced, not overwritten, when the hour rolls over, so a published view
- * stays whole until the next apply. An as-of query inside an older window recomputes
- * that window's part up to the as-of block from the resident transactions, with the same code, and
- * reads the closed windows before it from memory when it holds them.
+ * A window in progress holds the spans of resident columns its blocks are in (the chunks' columns
+ * as the store keeps them, shared with it: no copy of the samples) and its counters, kept block by
+ * block. A window is computed once, when the next one begins, its samples gathered from those
+ * spans, and committed to the store (window_fees), the newest closed windows kept in memory too
+ * (every one until the store starts its database); the window in progress is computed on demand,
+ * exact at every moment. A chunk's prepare advances the open windows while queries may run between
+ * its stages, so a query reads the windows as the last apply published them (a copy of their
+ * counters and of their list of spans), never a block not yet published. An as-of query inside an
+ * older window gathers that window's part up to the as-of block from the store's resident
+ * transactions, with the same code, and reads the closed windows before it from memory when it
+ * holds them.
  */
 import type { FeeColumns } from '../ingest/fee-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { KernelClient } from '../kernels/client.js';
-import type { FeeSamples, SampleStats } from '../kernels/fees.js';
+import type { SampleStats } from '../kernels/fees.js';
+import { runToEnd, TimeSlices } from '../platform/event-loop.js';
 import { recordId } from '../schema/ids.js';
 import { WindowFees, type WindowFeesRecord } from '../schema/records.js';
 import { FEE_WINDOWS, windowNanos } from '../schema/time.js';
@@ -29,7 +30,7 @@ import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
-import { addCounters, SampleBuffer, zeroCounters, type FeeCounters } from './fee-samples.js';
+import { addCounters, blockCounters, gatherSamples, withBlock, zeroCounters, type BlockSpan, type FeeCounters } from './fee-samples.js';
 import { FeeWindowStats } from './fee-window-stats.js';
 import { newestFeeBlock, transactionBlocksSince, type BlockRef } from './store-queries.js';
 
@@ -38,36 +39,28 @@ const METHOD = 'chain::priorityfee::fee';
 const RECENT = 1000;
 const startOf = (r: WindowFeesRecord): bigint => r.window_start;
 const TABLE = recordTableName(WindowFees);
-const LONGEST = FEE_WINDOWS.map(windowNanos).reduce((a, b) => (a > b ? a : b));
-for (const w of FEE_WINDOWS) if (LONGEST % windowNanos(w) !== 0n) throw new Error(`fee window ${w} does not divide ${LONGEST} ns`);
 
-
-/** A streamed window's incremental statistics: samples [.., consumed) of the buffer, from the window's start. */
+/** A streamed window's incremental statistics, from the window's start. */
 interface StreamedWindow {
   start: bigint;
-  consumed: number;
   stats: FeeWindowStats;
 }
 
 interface OpenWindow {
   start: bigint;
-  /** First sample of this window in the shared buffer. */
-  offset: number;
+  /** Where its blocks' transactions are. */
+  spans: BlockSpan[];
   counters: FeeCounters;
   lastSlot: bigint;
   lastTimestamp: bigint;
 }
 
-/** An open window as the last apply published it: its samples are a view fixed then. */
-interface PublishedWindow extends Readonly<OpenWindow> {
-  samples: FeeSamples;
-}
-
-/** Builds the record of one window from its samples (statistics by the kernel worker) and counters. */
-export async function windowFeesRecord(
-  kernels: KernelClient, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, samples: FeeSamples,
+/** Builds the record of one window from its blocks' spans (statistics by the kernel worker) and counters. */
+async function windowFeesRecord(
+  kernels: KernelClient, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, spans: readonly BlockSpan[],
   minSamples: number,
 ): Promise<WindowFeesRecord> {
+  const samples = await new TimeSlices().run(gatherSamples(spans));
   return windowFeesRecordOf(await kernels.sampleStats(samples), window, start, counters, lastTimestamp, minSamples);
 }
 
@@ -98,12 +91,10 @@ function windowFeesRecordOf(
 const windowOf = (record: WindowFeesRecord): string => FEE_WINDOWS.find((w) => windowNanos(w) === record.window_duration)!;
 
 export class FeeWindowsEngine implements ChunkObserver {
-  /** The current hour's samples; replaced when the hour rolls over, since published views read the old one. */
-  #buffer = new SampleBuffer();
   /** The windows in progress, advanced by prepare. */
   readonly #open = new Map<string, OpenWindow>();
   /** The windows in progress as queries see them: as of the last apply. */
-  #published = new Map<string, PublishedWindow>();
+  #published = new Map<string, Readonly<OpenWindow>>();
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
   /** The newest closed windows, per window. */
   readonly #closed = new Map<string, RecentRecords<WindowFeesRecord>>(FEE_WINDOWS.map((w) => [w, new RecentRecords(RECENT)]));
@@ -120,7 +111,7 @@ export class FeeWindowsEngine implements ChunkObserver {
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
-    const columns = chunk.resident?.columns;
+    const columns = chunk.feeColumns;
     if (!columns) return { records: [], apply() {} };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const closed: WindowFeesRecord[] = [];
@@ -137,14 +128,14 @@ export class FeeWindowsEngine implements ChunkObserver {
       // a streamed window pushes its state after every block, and the window this block closed
       const records: WindowFeesRecord[] = [];
       for (const window of streamed) {
-        const record = this.#streamedRecord(window, this.#open.get(window)!);
+        const record = this.#streamedRecord(window, this.#open.get(window)!, columns, b);
         current.set(window, record);
         records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
       }
       updates.push({ method: METHOD, slot, timestamp: time, records });
     }
-    const published = new Map([...this.#open].map(([window, open]): [string, PublishedWindow] => [
-      window, { ...open, counters: { ...open.counters }, samples: this.#buffer.view(open.offset) },
+    const published = new Map([...this.#open].map(([window, open]): [string, OpenWindow] => [
+      window, { ...open, counters: { ...open.counters }, spans: open.spans.slice() },
     ]));
     return {
       records: closed.length ? [{ schema: WindowFees, records: closed }] : [],
@@ -167,16 +158,14 @@ export class FeeWindowsEngine implements ChunkObserver {
         this.#open.delete(window);
       }
     }
-    if (this.#open.size === 0) this.#buffer = new SampleBuffer(); // the longest window rolled over too
     for (const window of FEE_WINDOWS) {
       if (!this.#open.has(window)) {
-        this.#open.set(window, {
-          start: windowStart(time, windowNanos(window)), offset: this.#buffer.length, counters: zeroCounters(), lastSlot: slot, lastTimestamp: time,
-        });
+        this.#open.set(window, { start: windowStart(time, windowNanos(window)), spans: [], counters: zeroCounters(), lastSlot: slot, lastTimestamp: time });
       }
     }
-    const counters = this.#buffer.addBlocks(columns, b, b + 1);
+    const counters = blockCounters(columns, b);
     for (const open of this.#open.values()) {
+      withBlock(open.spans, columns, b);
       addCounters(open.counters, counters);
       open.lastSlot = slot;
       open.lastTimestamp = time;
@@ -184,20 +173,20 @@ export class FeeWindowsEngine implements ChunkObserver {
     return closed;
   }
 
-  /** The record of a streamed window after the newest block: its statistics take the block's samples only. */
-  #streamedRecord(window: string, open: OpenWindow): WindowFeesRecord {
+  /** The record of a streamed window after its newest block, b of `columns`: its statistics take that block's samples only. */
+  #streamedRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number): WindowFeesRecord {
     let streamed = this.#streamed.get(window);
     if (streamed?.start !== open.start) {
-      streamed = { start: open.start, consumed: open.offset, stats: new FeeWindowStats() };
+      // streamed from now on: every block of the window so far
+      streamed = { start: open.start, stats: new FeeWindowStats() };
       this.#streamed.set(window, streamed);
-    }
-    streamed.stats.add(this.#buffer.view(streamed.consumed));
-    streamed.consumed = this.#buffer.length;
+      streamed.stats.add(runToEnd(gatherSamples(open.spans)));
+    } else streamed.stats.add(runToEnd(gatherSamples([{ columns, from: b, to: b + 1 }])));
     return windowFeesRecordOf(streamed.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
-  async #record(window: string, open: Readonly<OpenWindow>, samples = this.#buffer.view(open.offset)): Promise<WindowFeesRecord> {
-    return windowFeesRecord(await this.kernels(), window, open.start, open.counters, open.lastTimestamp, samples, this.minSamples());
+  async #record(window: string, open: Readonly<OpenWindow>): Promise<WindowFeesRecord> {
+    return windowFeesRecord(await this.kernels(), window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
   }
 
   /** The published window in progress, computed at most once per block. */
@@ -206,7 +195,7 @@ export class FeeWindowsEngine implements ChunkObserver {
     if (!open) return undefined;
     const cached = this.#cache.get(window);
     if (cached?.slot === open.lastSlot) return cached.record;
-    const record = await this.#record(window, open, open.samples);
+    const record = await this.#record(window, open);
     if (this.#published.get(window) !== open) return record; // a chunk was published meanwhile: do not cache
     this.#cache.set(window, { slot: open.lastSlot, record });
     return record;
@@ -234,10 +223,10 @@ export class FeeWindowsEngine implements ChunkObserver {
   /** The window holding `block`, over its blocks up to and including `block`, from the stored transactions. */
   async #partial(store: Store, window: string, block: BlockRef): Promise<WindowFeesRecord> {
     const start = windowStart(block.timestamp, windowNanos(window));
-    const buffer = new SampleBuffer();
-    const counters = zeroCounters();
     // the blocks where the store holds them: a long window's columns are not joined first, only its samples taken
-    for (const { segment, from, to } of await transactionBlocksSince(store, start, block)) addCounters(counters, buffer.addBlocks(segment.columns, from, to));
-    return windowFeesRecord(await this.kernels(), window, start, counters, block.timestamp, buffer.view(), this.minSamples());
+    const spans = (await transactionBlocksSince(store, start, block)).map(({ segment, from, to }) => ({ columns: segment.columns, from, to }));
+    const counters = zeroCounters();
+    for (const { columns, from, to } of spans) for (let b = from; b < to; b++) addCounters(counters, blockCounters(columns, b));
+    return windowFeesRecord(await this.kernels(), window, start, counters, block.timestamp, spans, this.minSamples());
   }
 }

@@ -99,7 +99,7 @@ export class RecommendationsEngine implements ChunkObserver {
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
-    const columns = chunk.resident?.columns;
+    const columns = chunk.feeColumns;
     if (!columns) return NOTHING;
     for (const window of this.demand.windows(METHOD)) {
       const history = this.#windows.get(window)!;
@@ -239,14 +239,18 @@ export class RecommendationsEngine implements ChunkObserver {
     const slices = new TimeSlices();
     for (let i = first; i < to; i += PASS_BLOCKS) {
       const j = Math.min(to, i + PASS_BLOCKS);
-      const { columns } = await store.transactions(blocks.slots[i]!, blocks.slots[j - 1]!);
-      if (columns.slots.length !== j - i) {
+      // the blocks where the store holds them (no copy)
+      const ranges = await store.transactionBlocks(blocks.slots[i]!, blocks.slots[j - 1]!);
+      if (ranges.reduce((n, r) => n + r.to - r.from, 0) !== j - i) {
         throw new Error(`recommendation: the transactions of slots ${blocks.slots[i]}..${blocks.slots[j - 1]} are no longer held`);
       }
-      for (let k = i; k < j; k++) {
-        const part = blockPart(columns, k - i, blocks.cuLimits[k]!);
-        if (k < from) await slices.run(state.add(part, blocks.times[k]!));
-        else points.push(await slices.run(state.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings)));
+      let k = i;
+      for (const { segment: { columns }, from: f, to: t } of ranges) {
+        for (let b = f; b < t; b++, k++) {
+          const part = blockPart(columns, b, blocks.cuLimits[k]!);
+          if (k < from) await slices.run(state.add(part, blocks.times[k]!));
+          else points.push(await slices.run(state.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings)));
+        }
       }
     }
     return { state, points };

@@ -30,7 +30,7 @@ import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
 import { sqlIdent, sqlInteger, sqlString } from './sql.js';
 import type { AccountKeys } from './account-keys.js';
-import { TransactionSegments, type BlockRange, type ResidentTransactions, type SegmentRange, type TransactionsView } from './transaction-segments.js';
+import { TransactionSegments, type BlockRange, type ResidentTransactions, type SegmentRange } from './transaction-segments.js';
 
 /**
  * One unit's canonical rows: an Arrow table per table stored in DuckDB-WASM, columns named as in
@@ -275,9 +275,12 @@ export class Store {
     return (await this.rows(sql)) as unknown as BlockRow[];
   }
 
-  /** The transactions of slots first..last (inclusive), by (slot, index), as resident; read at once (see #resident). */
-  transactions(first: bigint, last: bigint): Promise<TransactionsView> {
-    return this.#resident(() => this.#transactions.between(first, last));
+  /**
+   * The transactions of slots first..last (inclusive), by (slot, index), as the ranges of blocks
+   * the store holds them in (no copy, and without their accounts); read at once (see #resident).
+   */
+  transactionBlocks(first: bigint, last: bigint): Promise<BlockRange[]> {
+    return this.#resident(() => this.#transactions.held(first, last));
   }
 
   /**
@@ -299,8 +302,8 @@ export class Store {
   }
 
   /**
-   * The same transactions as `transactions`, as the ranges of blocks the store holds them in (no
-   * copy), with their accounts (read back from their file first where a load left them there).
+   * The same transactions as `transactionBlocks`, with their accounts (read back from their file
+   * first where a load left them there).
    */
   transactionRanges(first: bigint, last: bigint): Promise<SegmentRange[]> {
     return this.#resident(() => this.#transactions.ranges(first, last));

@@ -17,7 +17,7 @@
  */
 import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type BlockColumns, type ChunkTransactions } from '../ingest/block-columns.js';
-import { concatVotes, noVotes, sliceVotes, splitVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
+import { sliceVotes, splitVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { AccountKeys, KEY_BATCH } from './account-keys.js';
@@ -56,7 +56,7 @@ export interface ResidentTransactions extends TransactionsView {
   readonly voteAccounts: AccountSpans | FileAccounts;
 }
 
-/** What a reader of a slot range gets (`between`): the transactions without their accounts. */
+/** What a reader of a slot range gets (`held`): the transactions without their accounts. */
 export interface TransactionsView {
   /** The fee columns of the non-vote transactions, per block, ordered by (slot, index); the votes summarized. */
   readonly columns: FeeColumns;
@@ -72,17 +72,14 @@ export interface TransactionsView {
 
 const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
 
-/** The per-transaction columns of ChunkTransactions, with their array types: the one list of them here. */
+/** The per-transaction columns of FeeColumns: the one list of them here. */
 type FeeColumn = Exclude<keyof BlockColumns, 'slots' | 'offsets'>;
 type FeeArray = Uint8Array | Uint32Array | BigUint64Array;
-const FEE_COLUMNS: Readonly<Record<FeeColumn, new (length: number) => FeeArray>> = {
-  computeUnitPrice: BigUint64Array, priorityFee: BigUint64Array,
-  computeUnitLimit: Uint32Array, computeUnitsConsumed: BigUint64Array, consumedKnown: Uint8Array, index: Uint32Array,
-};
+const FEE_COLUMNS: readonly FeeColumn[] = ['computeUnitPrice', 'priorityFee', 'computeUnitLimit', 'computeUnitsConsumed', 'consumedKnown', 'index'];
 
 /** Every fee column, each made by `make`. */
 function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<BlockColumns, FeeColumn> {
-  return Object.fromEntries(Object.keys(FEE_COLUMNS).map((name) => [name, make(name as FeeColumn)])) as Pick<BlockColumns, FeeColumn>;
+  return Object.fromEntries(FEE_COLUMNS.map((name) => [name, make(name)])) as Pick<BlockColumns, FeeColumn>;
 }
 
 /** The text table of kept transactions, each column made by `make`. */
@@ -294,53 +291,8 @@ function sliceAccounts(a: AccountSpans | FileAccounts, first: number, last: numb
   };
 }
 
-/** An array of every part, one after another, in a new array made by `make`. */
-function concatOf<A extends FeeArray | BigInt64Array>(
-  parts: readonly TransactionsView[], of: (part: TransactionsView) => A, make: (length: number) => A,
-): A {
-  const out = make(parts.reduce((n, p) => n + of(p).length, 0));
-  let at = 0;
-  for (const p of parts) out.set(of(p) as never, at), (at += of(p).length);
-  return out;
-}
-
-/** The parts one after another (blocks in the parts' order). */
-function concatBlocks(parts: readonly TransactionsView[]): TransactionsView {
-  if (parts.length === 1) return parts[0]!;
-  const offsets = [0];
-  const keptOffsets = [0];
-  const kept: number[] = [];
-  let rows = 0;
-  for (const p of parts) {
-    for (let b = 1; b <= p.columns.slots.length; b++) offsets.push(rows + p.columns.offsets[b]!), keptOffsets.push(kept.length + p.keptOffsets[b]!);
-    for (const i of p.kept) kept.push(rows + i);
-    rows += rowsOf(p);
-  }
-  return {
-    columns: {
-      slots: parts.flatMap((p) => p.columns.slots),
-      offsets: Uint32Array.from(offsets),
-      ...feeColumns((name) => concatOf(parts, (p) => p.columns[name], (n) => new FEE_COLUMNS[name](n))),
-      votes: concatVotes(parts.map((p) => p.columns.votes)),
-    },
-    times: concatOf(parts, (p) => p.times, (n) => new BigInt64Array(n)),
-    kept: Uint32Array.from(kept),
-    keptOffsets: Uint32Array.from(keptOffsets),
-    text: new Table(parts.flatMap((p) => p.text.batches)) as ResidentTransactions['text'],
-  };
-}
-
 /** Dictionaries smaller than this are never compacted (not worth a pass over every span). */
 const COMPACT_FROM = 1 << 16;
-
-/** No transactions. */
-const EMPTY: TransactionsView = {
-  columns: { slots: [], offsets: Uint32Array.of(0), ...feeColumns((name) => new FEE_COLUMNS[name](0)), votes: noVotes() },
-  times: new BigInt64Array(0),
-  kept: new Uint32Array(0),
-  keptOffsets: Uint32Array.of(0),
-  text: textTable(() => utf8Data(Int32Array.of(0), new Uint8Array(0))),
-};
 
 /** The store's resident transactions, appended a commit at a time in slot order. */
 export class TransactionSegments {
@@ -390,13 +342,6 @@ export class TransactionSegments {
   /** The time of the first block ever held (pruned since or not). */
   get firstTime(): bigint | undefined {
     return this.#firstTime;
-  }
-
-  /** The transactions of slots first..last (inclusive), ordered by (slot, index); their accounts through `ranges`. */
-  between(first: bigint, last: bigint): TransactionsView {
-    const parts = this.#held(first, last).map(({ segment, from, to }) =>
-      from === 0 && to === segment.columns.slots.length ? segment : sliceBlocks(segment, from, to));
-    return parts.length === 0 ? EMPTY : concatBlocks(parts);
   }
 
   /**

@@ -1,6 +1,6 @@
 /** Canonical rows as Arrow tables (apache-arrow 21, built in the test) and small block generators. */
 import { Bool, Field, Int64, List, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
-import { residentTransactions } from '../../src/store/transaction-segments.js';
+import { residentTransactions, type BlockRange } from '../../src/store/transaction-segments.js';
 import type { CommitUnit } from '../../src/store/store.js';
 import {
   TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
@@ -78,4 +78,29 @@ export function unitOf(block: GeneratedBlock): CommitUnit {
 
 export function token(mint: string, symbol: string, decimals: number, supply: bigint | null = null): TokenRow {
   return { mint, name: `${symbol} token`, symbol, decimals, supply };
+}
+
+/**
+ * The resident transactions of held block ranges, read one by one (what the ranges hold, without
+ * the store's code): each non-vote transaction's slot and index, and the kept text, block by block
+ * (`kept`: positions among the rows listed here; block b's are kept[keptOffsets[b]..keptOffsets[b + 1])).
+ */
+export function heldRows(ranges: readonly BlockRange[]) {
+  const out = { slots: [] as bigint[], index: [] as number[], keys: [] as string[], kept: [] as number[], keptOffsets: [0], signatures: [] as string[] };
+  for (const { segment: { columns, kept, keptOffsets, text }, from, to } of ranges) {
+    const base = out.slots.length - columns.offsets[from]!;
+    for (let b = from; b < to; b++) {
+      for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
+        out.slots.push(columns.slots[b]!);
+        out.index.push(columns.index[i]!);
+        out.keys.push(`${columns.slots[b]}/${columns.index[i]}`);
+      }
+      for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
+        out.kept.push(base + kept[k]!);
+        out.signatures.push(text.getChild('signature')!.get(k)!);
+      }
+      out.keptOffsets.push(out.kept.length);
+    }
+  }
+  return out;
 }

@@ -5,18 +5,17 @@ import { recordTableName } from '../../src/store/ddl.js';
 import { openDuckDBNode } from '../../src/store/duckdb-node.js';
 import { sqlInteger } from '../../src/store/sql.js';
 import { openStore, type RecordRows, type Store } from '../../src/store/store.js';
-import type { TransactionsView } from '../../src/store/transaction-segments.js';
-import { BONK, SOL, USDC, canonicalTable, generateBlock, slotNs, token, unitOf } from './fixtures.js';
+import { BONK, SOL, USDC, canonicalTable, generateBlock, heldRows, slotNs, token, unitOf } from './fixtures.js';
 
+/** The resident transactions of slots first..last, read from the ranges the store holds them in. */
+const residentRows = async (store: Store, first: bigint, last: bigint) => heldRows(await store.transactionBlocks(first, last));
 /** Transactions held in resident form. */
-const rowCount = (r: TransactionsView) => r.columns.offsets.at(-1)!;
-/** The slot of every resident transaction, in order. */
-const rowSlots = (r: TransactionsView) => r.columns.slots.flatMap((slot, b) => Array<bigint>(r.columns.offsets[b + 1]! - r.columns.offsets[b]!).fill(slot));
+const rowCount = async (store: Store, first: bigint, last: bigint) => (await residentRows(store, first, last)).slots.length;
 
 /** Rows of a slot in each table: blocks from DuckDB-WASM, transactions from the resident columns. */
 const countsOf = async (store: Store, slot: bigint) => {
   const [row] = await store.rows(`SELECT count(*) AS blocks FROM blocks WHERE slot = ${sqlInteger(slot)}`);
-  const transactions = rowCount(await store.transactions(slot, slot));
+  const transactions = await rowCount(store, slot, slot);
   return { blocks: Number(row!.blocks), transactions };
 };
 const NONE = { blocks: 0, transactions: 0 };
@@ -94,7 +93,7 @@ describe('Store', () => {
       await expect(later).rejects.toThrow(/the store failed and holds nothing from then on: .*null in NOT NULL column timestamp/i);
       await expect(other.settled()).rejects.toThrow(/the store failed/);
       await expect(other.commit(unitOf(generateBlock(8n, 1)))).rejects.toThrow(/the store failed/);
-      await expect(other.transactions(0n, 10n)).rejects.toThrow(/the store failed/);
+      await expect(other.transactionBlocks(0n, 10n)).rejects.toThrow(/the store failed/);
     } finally {
       await other.close();
     }
@@ -153,11 +152,11 @@ describe('Store', () => {
         // rows here, so a block seen first must be whole in the transactions read after it, and a
         // slot among those transactions must have its block in the read after them
         const blocks = await store.rows(BLOCKS_SQL);
-        const transactions = await store.transactions(0n, 1n << 62n);
+        const transactions = await residentRows(store, 0n, 1n << 62n);
         const later = new Set((await store.rows('SELECT slot FROM blocks')).map((b) => b.slot as bigint));
         reads++;
         const txs = new Map<bigint, number>();
-        for (const slot of rowSlots(transactions)) txs.set(slot, (txs.get(slot) ?? 0) + 1);
+        for (const slot of transactions.slots) txs.set(slot, (txs.get(slot) ?? 0) + 1);
         const partial = blocks.filter((b) => BigInt(txs.get(b.slot as bigint) ?? 0) !== b.txs);
         const orphanTxs = [...txs.keys()].filter((slot) => !later.has(slot));
         if (partial.length || orphanTxs.length) violations.push({ partial, orphanTxs });
@@ -221,17 +220,16 @@ describe('Store queries', () => {
     expect(blocks[0]).toEqual({ slot: 10n, timestamp: slotNs(10n), parent_slot: 9n, block_height: 6n, leader: null, block_cu_limit: 3n });
   });
 
-  it('transactions() are the resident rows of a slot range, by slot and index, whatever the commit order', async () => {
-    const resident = await store.transactions(11n, 12n);
-    expect(rowCount(resident)).toBe(6);
-    expect(rowSlots(resident)).toEqual([11n, 11n, 11n, 12n, 12n, 12n]);
-    expect(Array.from(resident.columns.index)).toEqual([0, 1, 2, 0, 1, 2]);
+  it('transactionBlocks() hold the resident rows of a slot range, by slot and index, whatever the commit order', async () => {
+    const resident = await residentRows(store, 11n, 12n);
+    expect(resident.slots).toEqual([11n, 11n, 11n, 12n, 12n, 12n]);
+    expect(resident.index).toEqual([0, 1, 2, 0, 1, 2]);
     // the text of each block's fee payers, best first (index 0 pays no priority fee)
-    expect(Array.from(resident.keptOffsets)).toEqual([0, 2, 4]);
-    expect(Array.from(resident.kept)).toEqual([2, 1, 5, 4]);
-    expect(resident.text.getChild('signature')!.toArray()).toEqual(['sig-11-2', 'sig-11-1', 'sig-12-2', 'sig-12-1']);
-    expect(rowCount(await store.transactions(13n, 20n))).toBe(0);
-    expect(rowCount(await store.transactions(0n, 10n))).toBe(3);
+    expect(resident.keptOffsets).toEqual([0, 2, 4]);
+    expect(resident.kept).toEqual([2, 1, 5, 4]);
+    expect(resident.signatures).toEqual(['sig-11-2', 'sig-11-1', 'sig-12-2', 'sig-12-1']);
+    expect(await rowCount(store, 13n, 20n)).toBe(0);
+    expect(await rowCount(store, 0n, 10n)).toBe(3);
   });
 
   it('tokens() are upserted by mint and sorted by mint', async () => {
@@ -278,9 +276,9 @@ describe('Store.prune', () => {
 
       await store.prune(slotNs(6n) - 1n); // the transactions of slots 1..5 go
       const counts = async () => {
-        const transactions = await store.transactions(0n, 100n);
+        const transactions = await residentRows(store, 0n, 100n);
         const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM tokens) AS tokens');
-        return { t: transactions.columns.slots[0], nt: rowCount(transactions), ...row };
+        return { t: transactions.slots[0], nt: transactions.slots.length, ...row };
       };
       expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, tokens: 1n });
       expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
@@ -315,7 +313,7 @@ describe('The database starts when first needed', () => {
       for (let slot = 1n; slot <= 5n; slot++) {
         expect((await store.commit(unitOf(generateBlock(slot, 2)), [], { behind: true })).rows).toEqual({ blocks: 1, transactions: 2 });
       }
-      expect(rowSlots(await store.transactions(0n, 10n))).toEqual([1n, 1n, 2n, 2n, 3n, 3n, 4n, 4n, 5n, 5n]);
+      expect((await residentRows(store, 0n, 10n)).slots).toEqual([1n, 1n, 2n, 2n, 3n, 3n, 4n, 4n, 5n, 5n]);
       await Promise.resolve();
       expect([store.started, asked()]).toEqual([false, 0]);
       const count = blockCount(store); // starts it
@@ -354,7 +352,7 @@ describe('The database starts when first needed', () => {
       expect([store.started, asked()]).toEqual([true, 1]);
       // still opening: later commits resolve at once, held; the resident transactions are read as ever
       for (let slot = 2n; slot <= 4n; slot++) await store.commit(unitOf(generateBlock(slot, 1)), [], { behind: true });
-      expect(rowCount(await store.transactions(0n, 10n))).toBe(5);
+      expect(await rowCount(store, 0n, 10n)).toBe(5);
       const count = blockCount(store);
       open();
       expect(await count).toBe(4);
@@ -390,7 +388,7 @@ describe('The database starts when first needed', () => {
     await store.commit(unitOf(generateBlock(1n, 2)), [], { behind: true });
     await store.close();
     expect([store.started, asked()]).toEqual([false, 0]);
-    await expect(store.transactions(0n, 10n)).rejects.toThrow(/closed/);
+    await expect(store.transactionBlocks(0n, 10n)).rejects.toThrow(/closed/);
     await expect(store.commit(unitOf(generateBlock(2n, 1)), [], { behind: true })).rejects.toThrow(/closed/);
   });
 });

@@ -2,8 +2,8 @@ import { tableFromIPC, type Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../src/schema/base58.js';
 import type { AccountKeys } from '../../src/store/account-keys.js';
-import { residentTransactions, TransactionSegments, type SegmentRange, type TransactionsView } from '../../src/store/transaction-segments.js';
-import { canonicalTable, generateBlock } from './fixtures.js';
+import { residentTransactions, TransactionSegments, type SegmentRange } from '../../src/store/transaction-segments.js';
+import { canonicalTable, generateBlock, heldRows } from './fixtures.js';
 
 /** A canonical transactions table of the given (slot, index) rows, in that order. */
 const rows = (keys: [bigint, number][]): Table => {
@@ -13,10 +13,9 @@ const rows = (keys: [bigint, number][]): Table => {
 /** Block times of these tests: slot s at 1000·s ns, so that the cut before slot s's time drops the slots before s. */
 const timeOf = (slot: bigint) => slot * 1000n;
 const resident = (keys: [bigint, number][]) => residentTransactions(rows(keys), timeOf);
-/** `slot/index` of every transaction, and the signatures whose text is kept, in order. */
-const keysOf = (r: TransactionsView) => r.columns.slots.flatMap((slot, b) =>
-  Array.from(r.columns.index.subarray(r.columns.offsets[b]!, r.columns.offsets[b + 1]!), (index) => `${slot}/${index}`));
-const textOf = (r: TransactionsView) => r.text.getChild('signature')!.toArray();
+/** `slot/index` of every transaction of slots first..last, and the signatures whose text is kept, in order. */
+const keysOf = (segments: TransactionSegments, first: bigint, last: bigint) => heldRows(segments.held(first, last)).keys;
+const textOf = (segments: TransactionSegments, first: bigint, last: bigint) => heldRows(segments.held(first, last)).signatures;
 
 describe('TransactionSegments', () => {
   it('answers a slot range in (slot, index) order, whatever the order of rows and commits', () => {
@@ -24,17 +23,16 @@ describe('TransactionSegments', () => {
     segments.append(resident([[5n, 1], [4n, 0], [5n, 0], [4n, 2]])); // rows out of order within a commit
     segments.append(resident([[1n, 0], [2n, 0], [2n, 1]])); // an older commit after a newer one
     segments.append(resident([[7n, 0], [9n, 0]]));
-    const all = segments.between(0n, 100n);
-    expect(keysOf(all)).toEqual(['1/0', '2/0', '2/1', '4/0', '4/2', '5/0', '5/1', '7/0', '9/0']);
+    const all = heldRows(segments.held(0n, 100n));
+    expect(all.keys).toEqual(['1/0', '2/0', '2/1', '4/0', '4/2', '5/0', '5/1', '7/0', '9/0']);
     // text is kept for the fee payers (index > 0 in these rows), each block's best first
-    expect(textOf(all)).toEqual(['sig-2-1', 'sig-4-2', 'sig-5-1']);
-    expect(Array.from(all.kept, (i) => keysOf(all)[i])).toEqual(['2/1', '4/2', '5/1']);
-    const some = segments.between(2n, 5n);
-    expect(keysOf(some)).toEqual(['2/0', '2/1', '4/0', '4/2', '5/0', '5/1']);
-    expect(Array.from(some.keptOffsets)).toEqual([0, 1, 2, 3]);
-    expect(keysOf(segments.between(6n, 8n))).toEqual(['7/0']);
-    expect(keysOf(segments.between(10n, 20n))).toEqual([]);
-    expect(segments.between(10n, 20n).text.getChild('signature')).not.toBeNull(); // an empty answer keeps the columns
+    expect(all.signatures).toEqual(['sig-2-1', 'sig-4-2', 'sig-5-1']);
+    expect(all.kept.map((i) => all.keys[i])).toEqual(['2/1', '4/2', '5/1']);
+    const some = heldRows(segments.held(2n, 5n));
+    expect(some.keys).toEqual(['2/0', '2/1', '4/0', '4/2', '5/0', '5/1']);
+    expect(some.keptOffsets).toEqual([0, 1, 2, 3]);
+    expect(keysOf(segments, 6n, 8n)).toEqual(['7/0']);
+    expect(segments.held(10n, 20n)).toEqual([]);
     expect(segments.rows).toBe(9);
   });
 
@@ -43,10 +41,9 @@ describe('TransactionSegments', () => {
     segments.append(resident([[1n, 0], [2n, 0]]));
     segments.append(resident([[3n, 0], [3n, 1], [4n, 0], [4n, 1], [5n, 0]]));
     segments.pruneBefore(timeOf(4n));
-    const left = segments.between(0n, 100n);
-    expect(keysOf(left)).toEqual(['4/0', '4/1', '5/0']);
-    expect(textOf(left)).toEqual(['sig-4-1']);
-    expect(Array.from(left.kept)).toEqual([1]);
+    expect(keysOf(segments, 0n, 100n)).toEqual(['4/0', '4/1', '5/0']);
+    expect(textOf(segments, 0n, 100n)).toEqual(['sig-4-1']);
+    expect(heldRows(segments.held(0n, 100n)).kept).toEqual([1]);
     expect(segments.rows).toBe(3);
     segments.pruneBefore(timeOf(11n));
     expect(segments.rows).toBe(0);
