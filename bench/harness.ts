@@ -82,6 +82,8 @@ export interface Figure {
   checked?: string;
   /** When the figure was measured (set by the run; figures kept from an earlier run keep theirs). */
   date?: string;
+  /** The commit a figure kept from an earlier run measured (that run's). */
+  commit?: string;
   /** The machine's 1, 5 and 15 minute load averages when the figure's family started. */
   load_average?: number[];
   notes: string[];

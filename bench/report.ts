@@ -372,7 +372,7 @@ export function renderReport(results: BenchResults): string {
     `- Memory bandwidth (plain Float64Array sum, one thread): ${bandwidth ? gib(bandwidth) : 'not measured'}.`,
     '',
   ];
-  const kept = [...new Set(figures.filter(isKept).map((f) => `${f.family} (${f.date!.slice(0, 16)}Z)`))];
+  const kept = [...new Set(figures.filter(isKept).map((f) => `${f.family} (${f.date!.slice(0, 16)}Z${f.commit ? `, commit ${f.commit}` : ''})`))];
   if (kept.length) out.splice(out.length - 1, 0, `- Kept from earlier runs (families not run this time; their figures carry the load average of their own run): ${kept.join(', ')}.`);
   if (results.failures.length) {
     out.push('**Families that failed in this run** (no figure is shown for them):', '');

@@ -114,13 +114,14 @@ function summary(figure: Figure): string {
 
 /**
  * The figures of the families this run did not measure, from the results file it replaces (each
- * with the date of the run that measured it), so that `--only` updates its families alone.
+ * with the date and commit of the run that measured it), so that `--only` updates its families alone.
  */
 export async function keptFigures(results: BenchResults, file: string): Promise<Figure[]> {
   const previous = await readFile(file, 'utf8').then((text) => JSON.parse(text) as BenchResults, () => undefined);
   if (!previous || previous.mode !== results.mode) return [];
   const measured = new Set(results.figures.map((f) => f.family).concat(results.failures.map((f) => f.family)));
-  return previous.figures.filter((f) => !measured.has(f.family)).map((f) => ({ ...f, date: f.date ?? previous.date }));
+  return previous.figures.filter((f) => !measured.has(f.family))
+    .map((f) => ({ ...f, date: f.date ?? previous.date, commit: f.commit ?? previous.machine.source?.commit }));
 }
 
 /** Writes the JSON (and the markdown report unless `docs` is empty). */
