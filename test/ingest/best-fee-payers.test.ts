@@ -7,31 +7,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bestFeePayers, type ChunkTransactions } from '../../src/ingest/block-columns.js';
+import { chunkColumnsOf } from '../helpers/chunk-columns.js';
+import { bestFeePayers } from '../../src/ingest/block-columns.js';
 import { splitVotes } from '../../src/ingest/fee-columns.js';
 
 interface Row {
   vote: boolean;
   price: bigint;
   fee: bigint;
-}
-
-function columnsOf(blocks: Row[][]): ChunkTransactions {
-  const rows = blocks.flat();
-  const offsets = new Uint32Array(blocks.length + 1);
-  blocks.forEach((block, b) => (offsets[b + 1] = offsets[b]! + block.length));
-  return {
-    slots: blocks.map((_, b) => BigInt(b)),
-    offsets,
-    isVote: Uint8Array.from(rows, (r) => (r.vote ? 1 : 0)),
-    computeUnitPrice: BigUint64Array.from(rows, (r) => r.price),
-    priorityFee: BigUint64Array.from(rows, (r) => r.fee),
-    computeUnitLimit: new Uint32Array(rows.length),
-    computeUnitsConsumed: new BigUint64Array(rows.length),
-    consumedKnown: new Uint8Array(rows.length),
-    index: Uint32Array.from(blocks.flatMap((block) => block.map((_, i) => i))),
-    row: Uint32Array.from(rows, (_, i) => i),
-  };
 }
 
 function reference(block: Row[], first: number, n: number): number[] {
@@ -57,7 +40,7 @@ describe('bestFeePayers', () => {
   it('keeps the best n fee-paying rows of each block, best first, like a full sort', () => {
     fc.assert(
       fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 120 }), (blocks, n) => {
-        const columns = columnsOf(blocks);
+        const columns = chunkColumnsOf(blocks);
         const { fees, nonVotes } = splitVotes(columns);
         blocks.forEach((rows, b) => {
           expect(bestFeePayers(fees, b, n).map((i) => nonVotes[i])).toEqual(reference(rows, columns.offsets[b]!, n));

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChunkTransactions } from '../../src/ingest/block-columns.js';
+import { chunkColumnsOf } from '../helpers/chunk-columns.js';
 import { sliceVotes, splitVotes, type BlockVotes } from '../../src/ingest/fee-columns.js';
 
 interface Row {
@@ -16,24 +16,6 @@ interface Row {
   fee: bigint;
   limit: number;
   consumed: bigint | null;
-}
-
-function columnsOf(blocks: Row[][]): ChunkTransactions {
-  const rows = blocks.flat();
-  const offsets = new Uint32Array(blocks.length + 1);
-  blocks.forEach((block, b) => (offsets[b + 1] = offsets[b]! + block.length));
-  return {
-    slots: blocks.map((_, b) => BigInt(b + 7)),
-    offsets,
-    isVote: Uint8Array.from(rows, (r) => (r.vote ? 1 : 0)),
-    computeUnitPrice: BigUint64Array.from(rows, (r) => r.price),
-    priorityFee: BigUint64Array.from(rows, (r) => r.fee),
-    computeUnitLimit: Uint32Array.from(rows, (r) => r.limit),
-    computeUnitsConsumed: BigUint64Array.from(rows, (r) => r.consumed ?? 0n),
-    consumedKnown: Uint8Array.from(rows, (r) => (r.consumed === null ? 0 : 1)),
-    index: Uint32Array.from(blocks.flatMap((block) => block.map((_, i) => i))),
-    row: Uint32Array.from(rows, (_, i) => i),
-  };
 }
 
 /** Every vote's price and limit, written out, block by block. */
@@ -69,7 +51,7 @@ describe('splitVotes', () => {
   it('keeps the non-votes as they were and sums up each block of votes exactly', () => {
     fc.assert(
       fc.property(blocks, (input) => {
-        const { fees, nonVotes, votes } = splitVotes(columnsOf(input));
+        const { fees, nonVotes, votes } = splitVotes(chunkColumnsOf(input));
         const rows = input.flat();
         expect([...nonVotes].every((i) => !rows[i]!.vote) && [...votes].every((i) => rows[i]!.vote)).toBe(true);
         expect(nonVotes.length + votes.length).toBe(rows.length);
@@ -95,7 +77,7 @@ describe('splitVotes', () => {
 
   it('keeps one price and one limit for votes that all have them', () => {
     const vote = { vote: true, price: 0n, fee: 0n, limit: 200_000, consumed: 2_100n };
-    const { fees } = splitVotes(columnsOf([[vote, { ...vote, vote: false, price: 5n }, vote], [vote]]));
+    const { fees } = splitVotes(chunkColumnsOf([[vote, { ...vote, vote: false, price: 5n }, vote], [vote]]));
     expect(fees.votes.price).toBe(0n);
     expect(fees.votes.limit).toBe(200_000);
     expect(fees.votes.consumed).toEqual([4_200n, 2_100n]);
@@ -104,7 +86,7 @@ describe('splitVotes', () => {
   it('gives the votes of blocks cut apart as they were, piece by piece', () => {
     fc.assert(
       fc.property(blocks, fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), (input, cuts, copy) => {
-        const whole = splitVotes(columnsOf(input)).fees.votes;
+        const whole = splitVotes(chunkColumnsOf(input)).fees.votes;
         const n = whole.consumed.length;
         const bounds = [...new Set([0, n, ...cuts.map((c) => c % (n + 1))])].sort((a, b) => a - b);
         const pieces = bounds.slice(1).map((to, k) => summaryOf(sliceVotes(whole, bounds[k]!, to, copy)));

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChunkTransactions } from '../../src/ingest/block-columns.js';
+import { chunkColumnsOf } from '../helpers/chunk-columns.js';
 import { splitVotes } from '../../src/ingest/fee-columns.js';
 import { runToEnd } from '../../src/platform/event-loop.js';
 import { blockCounters, gatherSamples, withBlock, type BlockSpan } from '../../src/priorityfee/fee-samples.js';
@@ -16,24 +16,6 @@ interface Row {
   price: bigint;
   fee: bigint;
   limit: number;
-}
-
-function columnsOf(blocks: Row[][]): ChunkTransactions {
-  const rows = blocks.flat();
-  const offsets = new Uint32Array(blocks.length + 1);
-  blocks.forEach((block, b) => (offsets[b + 1] = offsets[b]! + block.length));
-  return {
-    slots: blocks.map((_, b) => BigInt(b)),
-    offsets,
-    isVote: Uint8Array.from(rows, (r) => (r.vote ? 1 : 0)),
-    computeUnitPrice: BigUint64Array.from(rows, (r) => r.price),
-    priorityFee: BigUint64Array.from(rows, (r) => r.fee),
-    computeUnitLimit: Uint32Array.from(rows, (r) => r.limit),
-    computeUnitsConsumed: new BigUint64Array(rows.length),
-    consumedKnown: new Uint8Array(rows.length).fill(1),
-    index: Uint32Array.from(blocks.flatMap((block) => block.map((_, i) => i))),
-    row: Uint32Array.from(rows, (_, i) => i),
-  };
 }
 
 const U64_MAX = 2n ** 64n - 1n;
@@ -51,7 +33,7 @@ describe('fee window samples', () => {
     fc.assert(
       fc.property(fc.array(chunk, { minLength: 1, maxLength: 3 }), fc.nat(), (chunks, cut) => {
         // every block of every chunk, then a window of the later blocks only
-        const split = chunks.map((blocks) => ({ blocks, columns: splitVotes(columnsOf(blocks)).fees }));
+        const split = chunks.map((blocks) => ({ blocks, columns: splitVotes(chunkColumnsOf(blocks)).fees }));
         const all = split.flatMap(({ blocks, columns }) => blocks.map((rows, b) => ({ rows, columns, b })));
         const first = cut % all.length;
         const spans: BlockSpan[] = [];
@@ -83,7 +65,7 @@ describe('fee window samples', () => {
 
   it('pauses between pieces of a long window', () => {
     const rows: Row[] = Array.from({ length: 40_000 }, (_, i) => ({ vote: i % 3 === 0, price: BigInt(i % 7), fee: 5n, limit: 1 }));
-    const columns = splitVotes(columnsOf([rows.slice(0, 20_000), rows.slice(20_000)])).fees;
+    const columns = splitVotes(chunkColumnsOf([rows.slice(0, 20_000), rows.slice(20_000)])).fees;
     const steps = gatherSamples([{ columns, from: 0, to: 2 }]);
     let pauses = 0;
     for (let step = steps.next(); !step.done; step = steps.next()) pauses++;
