@@ -121,7 +121,8 @@ export async function keptFigures(results: BenchResults, file: string): Promise<
   if (!previous || previous.mode !== results.mode) return [];
   const measured = new Set(results.figures.map((f) => f.family).concat(results.failures.map((f) => f.family)));
   return previous.figures.filter((f) => !measured.has(f.family))
-    .map((f) => ({ ...f, date: f.date ?? previous.date, commit: f.commit ?? previous.machine.source?.commit }));
+    // an older results file may not say its machine or commit
+    .map((f) => ({ ...f, date: f.date ?? previous.date, commit: f.commit ?? previous.machine?.source?.commit }));
 }
 
 /** Writes the JSON (and the markdown report unless `docs` is empty). */

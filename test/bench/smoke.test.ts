@@ -28,7 +28,7 @@ describe('bench (quick mode)', () => {
     expect(() => parseOptions(['--only=nope'], {})).toThrow(/unknown figure family/);
   });
 
-  it('keeps the figures of the families a run did not measure, with their date', async () => {
+  it('keeps the figures of the families a run did not measure, with their date and commit', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'chainlens-bench-'));
     try {
       const file = path.join(dir, 'latest.json');
@@ -38,6 +38,10 @@ describe('bench (quick mode)', () => {
       expect(await keptFigures(now, file)).toEqual([{ ...figure('fees.block-stats', 'fees'), date: '2026-01-01T00:00:00.000Z' }]);
       expect(await keptFigures({ ...now, mode: 'quick' }, file)).toEqual([]);
       expect(await keptFigures(now, path.join(dir, 'none.json'))).toEqual([]);
+      // a results file that names its commit gives it to the figures kept from it
+      const measuredAt = { mode: 'full', date: '2026-01-01T00:00:00.000Z', machine: { source: { commit: 'abc1234', uncommitted: [] } }, figures: [figure('fees.block-stats', 'fees')], failures: [] };
+      await writeFile(file, JSON.stringify(measuredAt));
+      expect(await keptFigures(now, file)).toEqual([{ ...figure('fees.block-stats', 'fees'), date: '2026-01-01T00:00:00.000Z', commit: 'abc1234' }]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
