@@ -6,7 +6,7 @@
  * votes) their price, limit and accounts, which are nearly always the same for every vote.
  */
 import type { BlockColumns, ChunkTransactions } from './block-columns.js';
-import { gatherU64, HIGH, LOW, wordsOf } from '../schema/u64-words.js';
+import { gatherU64, sumU64, wordsOf } from '../schema/u64-words.js';
 
 /** The votes of a run of blocks. */
 export interface BlockVotes {
@@ -34,9 +34,6 @@ export const blockSize = (c: FeeColumns, b: number): number =>
 /** Votes a run holds. */
 export const voteCount = (votes: BlockVotes): number => votes.offsets[votes.offsets.length - 1]!;
 
-/** Values an exact sum adds up in doubles, word by word, before it makes a BigInt. */
-const SUM_RUN = 1 << 21;
-
 /**
  * A chunk's columns split: the non-vote transactions' columns with the votes summarized, and the
  * positions in `columns` of the non-votes and of the votes (for their rows in the input).
@@ -50,30 +47,24 @@ export function splitVotes(columns: ChunkTransactions): { fees: FeeColumns; nonV
   const votes = new Uint32Array(voteRows);
   const nonVoteOffsets = new Uint32Array(blocks + 1);
   const voteOffsets = new Uint32Array(blocks + 1);
-  const consumed: bigint[] = new Array(blocks);
   const consumedKnown = new Uint8Array(blocks).fill(1);
-  const consumedWords = wordsOf(columns.computeUnitsConsumed);
   let a = 0;
   let v = 0;
   for (let b = 0; b < blocks; b++) {
-    let sum = 0n;
-    let high = 0;
-    let low = 0;
-    for (let i = offsets[b]!, run = 0; i < offsets[b + 1]!; i++) {
+    for (let i = offsets[b]!; i < offsets[b + 1]!; i++) {
       if (!isVote[i]) {
         nonVotes[a++] = i;
         continue;
       }
       votes[v++] = i;
-      high += consumedWords[2 * i + HIGH]!;
-      low += consumedWords[2 * i + LOW]!;
       if (!columns.consumedKnown[i]) consumedKnown[b] = 0;
-      if (++run === SUM_RUN) (sum += (BigInt(high) << 32n) + BigInt(low)), (high = low = run = 0);
     }
-    consumed[b] = sum + (BigInt(high) << 32n) + BigInt(low);
     nonVoteOffsets[b + 1] = a;
     voteOffsets[b + 1] = v;
   }
+  // each block's votes' consumed units, summed exactly (word by word, no BigInt a vote)
+  const voteConsumed = gatherU64(columns.computeUnitsConsumed, votes);
+  const consumed = Array.from({ length: blocks }, (_, b) => sumU64(voteConsumed.subarray(voteOffsets[b]!, voteOffsets[b + 1]!)));
   const fees: FeeColumns = {
     slots: columns.slots,
     offsets: nonVoteOffsets,
