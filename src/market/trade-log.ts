@@ -1,64 +1,69 @@
 /**
- * chain::market::trades from resident columns: every commit's trades stay as the Arrow table they
- * came in (strings as UTF-8 bytes, amounts as u64 columns), with the order the answers read them in
- * (slot, tx_index, fill_index) and each pair's rows in that order (from `chunkTrades`, which the
- * market engine makes anyway). An answer, live or as of a time, walks the segments newest first
- * and makes row objects for the trades it returns only. Retention drops whole segments before its
- * cut and hides the rows before it in the segment that straddles it.
+ * chain::market::trades from resident columns: every commit's trades copied into compact columns
+ * (trade-columns.ts: numbers as typed arrays, each signer an id in this log's dictionary of keys,
+ * the signature as UTF-8 bytes), with the order the answers read them in (slot, tx_index,
+ * fill_index) and each pair's rows in that order (from `chunkTrades`, which the market engine
+ * makes anyway). An answer, live or as of a time, walks the segments newest first and makes row
+ * objects for the trades it returns only. Retention drops whole segments before its cut and hides
+ * the rows before it in the segment that straddles it.
  */
 import type { Table } from 'apache-arrow';
-import { rowReader } from '../ingest/arrow.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import type { TradeRow } from '../schema/tables.js';
 import { compareU64, wordsOf } from '../schema/u64-words.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand } from '../stream/updates.js';
+import { TimeSlices, type Steps } from '../platform/event-loop.js';
+import { AccountKeys, compactKeys, keysMoved, type IdMove } from '../store/account-keys.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { pairKey, type PairFilter } from './pairs.js';
+import { tradeColumns, tradeRowAt, type TradeColumns } from './trade-columns.js';
 import { tradeRecord } from './trade-records.js';
 
 const METHOD = 'chain::market::trades';
 
 /** One commit's trades. */
 interface Segment {
+  readonly columns: TradeColumns;
   /** Rows in answer order reversed (slot, tx_index, fill_index ascending). */
   readonly order: Uint32Array;
   /** Each pair's rows, in the same order, by pair key. */
   readonly pairs: ReadonlyMap<string, Uint32Array>;
-  /** The pairs that traded. */
-  readonly pairList: readonly { readonly base: string; readonly quote: string }[];
   /** Sign of row a's order key (slot, tx_index, fill_index) minus row b's. */
   readonly compare: (a: number, b: number) => number;
-  readonly times: BigInt64Array;
   readonly firstTime: bigint;
   readonly lastTime: bigint;
-  readonly row: (i: number) => TradeRow;
 }
 
-/** A segment of a chunk's trades table. */
-function segmentOf(table: Table): Segment {
+/** A segment of a chunk's trades table, its signers interned into `keys`. */
+function* segmentOf(table: Table, keys: AccountKeys): Steps<Segment> {
   const trades = chunkTradesOf(table);
-  const slots = wordsOf(table.getChild('slot')!.toArray() as BigUint64Array);
-  const txIndex = table.getChild('tx_index')!.toArray() as Uint32Array;
-  const fillIndex = table.getChild('fill_index')!.toArray() as Uint32Array;
-  const times = table.getChild('timestamp')!.toArray() as BigInt64Array;
+  const columns = yield* tradeColumns(table, trades.pairs, trades.rows, keys);
+  return withColumns(columns, new Map(trades.pairs.map((p) => [pairKey(p.base, p.quote), trades.rows.subarray(p.from, p.to)])));
+}
+
+/** A segment of `columns` (each pair's rows in `pairs`). */
+function withColumns(columns: TradeColumns, pairs: ReadonlyMap<string, Uint32Array>): Segment {
+  const slots = wordsOf(columns.slot);
+  const { txIndex, fillIndex, timestamp } = columns;
   const compare = (a: number, b: number) => compareU64(slots, a, b) || txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!;
-  const order = new Uint32Array(table.numRows);
+  const order = new Uint32Array(txIndex.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   let sorted = true;
   for (let i = 1; i < order.length && sorted; i++) sorted = compare(i - 1, i) < 0;
   if (!sorted) order.sort(compare);
-  const pairs = new Map(trades.pairs.map((p) => [pairKey(p.base, p.quote), trades.rows.subarray(p.from, p.to)]));
   // block times never go back (the pipeline's rule), so the first and last rows bound the segment
-  return {
-    order, pairs, pairList: trades.pairs, compare, times,
-    firstTime: times[order[0]!]!, lastTime: times[order[order.length - 1]!]!,
-    row: rowReader('trades', table),
-  };
+  return { columns, order, pairs, compare, firstTime: timestamp[order[0]!]!, lastTime: timestamp[order[order.length - 1]!]! };
 }
+
+/** `segment` with its signers' ids moved to another dictionary. */
+const moved = (segment: Segment, keys: AccountKeys, move: IdMove): Segment =>
+  ({ ...segment, columns: { ...segment.columns, keys, signer: move(segment.columns.signer) } });
 
 /** The trades of every commit, as columns; fed by the pipeline, one commit at a time. */
 export class TradeLog implements ChunkObserver {
   #segments: Segment[] = [];
+  /** The signers of every segment, interned (compacted when retention has left most unused). */
+  #signers = new AccountKeys();
   /** The pairs seen, by base and by quote (their keys), for the filters on one side. */
   readonly #byBase = new Map<string, Set<string>>();
   readonly #byQuote = new Map<string, Set<string>>();
@@ -67,6 +72,11 @@ export class TradeLog implements ChunkObserver {
 
   constructor(private readonly demand: StreamDemand = NO_DEMAND) {}
 
+  /** The dictionary the signers are interned into (replaced when compacted). */
+  get signers(): AccountKeys {
+    return this.#signers;
+  }
+
   /**
    * The newest `limit` trades that match `filter`, newest first (slot, tx_index, fill_index
    * descending); with `before`, only those with timestamp < before (an as-of answer); with
@@ -74,7 +84,7 @@ export class TradeLog implements ChunkObserver {
    */
   newest(filter: PairFilter, limit: number, before?: bigint, from?: bigint): TradeRow[] {
     const out: TradeRow[] = [];
-    const keys = this.#keys(filter);
+    const keys = this.#pairKeys(filter);
     const cut = from === undefined || (this.#cut !== undefined && this.#cut > from) ? this.#cut : from;
     for (let s = this.#segments.length - 1; s >= 0 && out.length < limit; s--) {
       const segment = this.#segments[s]!;
@@ -82,7 +92,8 @@ export class TradeLog implements ChunkObserver {
       if (cut !== undefined && segment.lastTime < cut) break;
       const lists = keys === undefined ? [segment.order] : [...keys].map((k) => segment.pairs.get(k)).filter((l) => l !== undefined);
       const at = lists.map((l) => l.length - 1);
-      const { compare, times } = segment;
+      const { compare, columns } = segment;
+      const times = columns.timestamp;
       while (out.length < limit) {
         // the newest head among the lists (a handful: the pairs of one base or quote at most)
         let best = -1;
@@ -94,28 +105,30 @@ export class TradeLog implements ChunkObserver {
         const i = lists[best]![at[best]!--]!;
         if (before !== undefined && times[i]! >= before) continue; // newer than the as-of time
         if (cut !== undefined && times[i]! < cut) break; // older rows are all gone too
-        out.push(segment.row(i));
+        out.push(tradeRowAt(columns, i));
       }
     }
     return out;
   }
 
-  prepare(chunk: ChunkView): ChunkEffect {
+  async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     if (!chunk.trades || chunk.trades.numRows === 0) return { records: [], apply() {} };
-    const segment = segmentOf(chunk.trades);
+    const made = await new TimeSlices().run(segmentOf(chunk.trades, this.#signers));
     const updates = new BlockUpdates();
     if (this.demand.has(METHOD)) {
       // each block's trades newest first, as the query answers them
-      for (let k = segment.order.length - 1; k >= 0; k--) {
-        const row = segment.row(segment.order[k]!);
+      for (let k = made.order.length - 1; k >= 0; k--) {
+        const row = tradeRowAt(made.columns, made.order[k]!);
         updates.add(METHOD, row.slot, row.timestamp, tradeRecord(row));
       }
     }
     return {
       records: [],
       apply: () => {
-        this.#segments.push(segment);
-        for (const { base, quote } of segment.pairList) {
+        // retention may have compacted the dictionary since the signers were interned
+        const keys = made.columns.keys;
+        this.#segments.push(keys === this.#signers ? made : moved(made, this.#signers, keysMoved(keys, this.#signers, [made.columns.signer])));
+        for (const { base, quote } of made.columns.pairs) {
           setOf(this.#byBase, base).add(pairKey(base, quote));
           setOf(this.#byQuote, quote).add(pairKey(base, quote));
         }
@@ -129,10 +142,15 @@ export class TradeLog implements ChunkObserver {
     this.#cut = cut;
     const keep = this.#segments.findIndex((s) => s.lastTime >= cut);
     this.#segments = keep < 0 ? [] : this.#segments.slice(keep);
+    const compacted = compactKeys(this.#signers, this.#segments.map((s) => s.columns.signer));
+    if (compacted) {
+      this.#signers = compacted.keys;
+      this.#segments = this.#segments.map((s) => moved(s, compacted.keys, compacted.move));
+    }
   }
 
   /** The pair keys a filter matches; undefined for every trade. */
-  #keys(filter: PairFilter): ReadonlySet<string> | undefined {
+  #pairKeys(filter: PairFilter): ReadonlySet<string> | undefined {
     if (filter.base !== undefined && filter.quote !== undefined) return new Set([pairKey(filter.base, filter.quote)]);
     if (filter.base !== undefined) return this.#byBase.get(filter.base) ?? new Set();
     if (filter.quote !== undefined) return this.#byQuote.get(filter.quote) ?? new Set();

@@ -12,7 +12,9 @@
  * never change under a segment or a query that holds them. Each dictionary is an instance of the
  * module (one compiled module, an instance and its memory per dictionary), freed with it.
  */
+import type { Vector } from 'apache-arrow';
 import { checkStatus } from '../kernels/instance.js';
+import type { Steps } from '../platform/event-loop.js';
 import { copyStrings, type StringInputKernel } from '../kernels/string-input.js';
 import { wasmBytes } from '../kernels/keys.wasm.generated.js';
 
@@ -56,6 +58,20 @@ export class AccountKeys {
     out.set(new Uint32Array(this.#k.memory.buffer, this.#k.idsPtr(), to - from), at);
   }
 
+  /** The ids of every string of a non-null Utf8 column, in row order, added if new: a kernel batch a step. */
+  *internRows(vector: Vector): Steps<Uint32Array> {
+    const out = new Uint32Array(vector.length);
+    let at = 0;
+    for (const data of vector.data) {
+      for (let from = 0; from < data.length; from += KEY_BATCH) {
+        this.internBatch(data.values as Uint8Array, data.valueOffsets as Int32Array, from, Math.min(data.length, from + KEY_BATCH), out, at + from);
+        yield;
+      }
+      at += data.length;
+    }
+    return out;
+  }
+
   /** The id of `key`, or undefined when the dictionary has never seen it. */
   find(key: string): number | undefined {
     const bytes = encoder.encode(key);
@@ -97,4 +113,43 @@ export class AccountKeys {
     copyStrings('keys', this.#k, bytes, offsets, from, to);
     checkStatus('keys.lookup', this.#k.lookup(to - from, add ? 1 : 0));
   }
+}
+
+/** Dictionaries smaller than this are never compacted (not worth a pass over every id). */
+const COMPACT_FROM = 1 << 16;
+
+/** Maps ids of one dictionary to ids of another (new arrays: a reader holding the old ones keeps them). */
+export type IdMove = (ids: Uint32Array) => Uint32Array;
+
+/** The ids of a dictionary of `size` keys that `lists` use, marked, and how many they are. */
+function usedIds(size: number, lists: Iterable<Uint32Array>): { used: Uint8Array; count: number } {
+  const used = new Uint8Array(size);
+  let count = 0;
+  for (const ids of lists) for (const id of ids) if (!used[id]) used[id] = 1, count++;
+  return { used, count };
+}
+
+/** The `used` keys of `from` added to `to`, in id order: the move of their ids. */
+function moveKeys(from: AccountKeys, to: AccountKeys, { used, count }: { used: Uint8Array; count: number }): IdMove {
+  const kept = new Uint32Array(count);
+  for (let id = 0, j = 0; id < used.length; id++) if (used[id]) kept[j++] = id;
+  const translate = new Uint32Array(used.length);
+  to.internFrom(from, kept).forEach((id, j) => (translate[kept[j]!] = id));
+  return (ids) => ids.map((id) => translate[id]!);
+}
+
+/** The move of the ids `lists` hold from `from` to `to`, their keys added to `to` where new. */
+export const keysMoved = (from: AccountKeys, to: AccountKeys, lists: Iterable<Uint32Array>): IdMove =>
+  moveKeys(from, to, usedIds(from.size, lists));
+
+/**
+ * A dictionary of only the keys of `keys` that `lists` use, when that is worth it (a large
+ * dictionary, under half of it used), and the move of their ids; undefined otherwise.
+ */
+export function compactKeys(keys: AccountKeys, lists: Iterable<Uint32Array>): { keys: AccountKeys; move: IdMove } | undefined {
+  if (keys.size < COMPACT_FROM) return undefined;
+  const used = usedIds(keys.size, lists);
+  if (used.count * 2 > keys.size) return undefined;
+  const compacted = new AccountKeys();
+  return { keys: compacted, move: moveKeys(keys, compacted, used) };
 }

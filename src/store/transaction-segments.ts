@@ -20,7 +20,7 @@ import { bestFeePayers, chunkTransactions, type BlockColumns, type ChunkTransact
 import { sliceVotes, splitVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
-import { AccountKeys, KEY_BATCH } from './account-keys.js';
+import { AccountKeys, compactKeys, KEY_BATCH, keysMoved } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 
 /**
@@ -224,29 +224,11 @@ function* accountSpans(vector: Vector<List<Utf8>> | null, order: Uint32Array, ke
   return { keys, offsets, ids: at === total ? ids : ids.slice(0, at) };
 }
 
-/** The ids of a dictionary of `size` keys that `lists` use, marked, and how many they are. */
-function usedIds(size: number, lists: Iterable<Uint32Array>): { used: Uint8Array; count: number } {
-  const used = new Uint8Array(size);
-  let count = 0;
-  for (const ids of lists) for (const id of ids) if (!used[id]) used[id] = 1, count++;
-  return { used, count };
-}
-
-/** The `used` keys of `from` added to `to`, in id order: each old id's id in `to` (where used). */
-function moveKeys(from: AccountKeys, to: AccountKeys, { used, count }: { used: Uint8Array; count: number }): Uint32Array {
-  const kept = new Uint32Array(count);
-  for (let id = 0, j = 0; id < used.length; id++) if (used[id]) kept[j++] = id;
-  const translate = new Uint32Array(used.length);
-  to.internFrom(from, kept).forEach((id, j) => (translate[kept[j]!] = id));
-  return translate;
-}
-
 /** The spans with their ids in `keys` (a commit interned before the store compacted its dictionary). */
 function adoptAccounts<A extends AccountSpans | FileAccounts>(spans: A, keys: AccountKeys): A;
 function adoptAccounts(spans: AccountSpans | FileAccounts, keys: AccountKeys): AccountSpans | FileAccounts {
   if (inFile(spans) || spans.keys === keys) return spans;
-  const translate = moveKeys(spans.keys, keys, usedIds(spans.keys.size, [spans.ids]));
-  return { keys, offsets: spans.offsets, ids: spans.ids.map((id) => translate[id]!) };
+  return { keys, offsets: spans.offsets, ids: keysMoved(spans.keys, keys, [spans.ids])(spans.ids) };
 }
 
 /** Non-vote transactions held (rows of the columns). */
@@ -290,9 +272,6 @@ function sliceAccounts(a: AccountSpans | FileAccounts, first: number, last: numb
     ids: copy ? a.ids.slice(idsFirst, idsLast) : a.ids.subarray(idsFirst, idsLast),
   };
 }
-
-/** Dictionaries smaller than this are never compacted (not worth a pass over every span). */
-const COMPACT_FROM = 1 << 16;
 
 /** The store's resident transactions, appended a commit at a time in slot order. */
 export class TransactionSegments {
@@ -411,14 +390,10 @@ export class TransactionSegments {
    * (new id arrays: a reader holding older segments keeps their ids and dictionary).
    */
   #compactKeys(): void {
-    const keys = this.#keys;
-    if (keys.size < COMPACT_FROM) return;
-    const used = usedIds(keys.size, this.#segments.flatMap((s) => [s.accounts, s.voteAccounts]).flatMap((a) => (inFile(a) ? [] : [a.ids])));
-    if (used.count * 2 > keys.size) return;
-    const compacted = new AccountKeys();
-    const translate = moveKeys(keys, compacted, used);
-    this.#keys = compacted;
-    const moved = (a: AccountSpans | FileAccounts) => (inFile(a) ? a : { keys: compacted, offsets: a.offsets, ids: a.ids.map((id) => translate[id]!) });
+    const compacted = compactKeys(this.#keys, this.#segments.flatMap((s) => [s.accounts, s.voteAccounts]).flatMap((a) => (inFile(a) ? [] : [a.ids])));
+    if (!compacted) return;
+    this.#keys = compacted.keys;
+    const moved = (a: AccountSpans | FileAccounts) => (inFile(a) ? a : { keys: compacted.keys, offsets: a.offsets, ids: compacted.move(a.ids) });
     this.#segments = this.#segments.map((s) => ({ ...s, accounts: moved(s.accounts), voteAccounts: moved(s.voteAccounts) }));
   }
 

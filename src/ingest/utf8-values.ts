@@ -1,0 +1,55 @@
+/**
+ * Text kept out of its input: the UTF-8 bytes of chosen rows of an Arrow string column, copied
+ * into one buffer with their offsets, so that the input's buffers (a whole Parquet batch's IPC
+ * message, every column of it) can be freed while the text stays. No JS string is made per row
+ * until one is read.
+ */
+import type { Vector } from 'apache-arrow';
+
+/** Strings i = bytes[offsets[i]..offsets[i + 1]). */
+export interface Utf8Values {
+  readonly offsets: Int32Array;
+  readonly bytes: Uint8Array;
+}
+
+const decoder = new TextDecoder();
+
+/** String i of `values`. */
+export const utf8At = (values: Utf8Values, i: number): string =>
+  decoder.decode(values.bytes.subarray(values.offsets[i]!, values.offsets[i + 1]!));
+
+/** Rows `rows` (every row, in order, when omitted) of a non-null Utf8 column, their bytes copied. */
+export function takeUtf8(vector: Vector, rows?: ArrayLike<number>): Utf8Values {
+  const parts = vector.data.map((data) => ({ length: data.length, offsets: data.valueOffsets as Int32Array, bytes: data.values as Uint8Array }));
+  const starts = [0];
+  for (const p of parts) starts.push(starts[starts.length - 1]! + p.length);
+  const n = rows === undefined ? vector.length : rows.length;
+  const offsets = new Int32Array(n + 1);
+  // the part of the previous row first: rows mostly come in order
+  let k = 0;
+  const locate = (row: number) => {
+    if (row < starts[k]! || row >= starts[k + 1]!) for (k = parts.length - 1; starts[k]! > row; k--);
+    return row - starts[k]!;
+  };
+  for (let j = 0; j < n; j++) {
+    const i = locate(rows === undefined ? j : rows[j]!);
+    offsets[j + 1] = offsets[j]! + parts[k]!.offsets[i + 1]! - parts[k]!.offsets[i]!;
+  }
+  const bytes = new Uint8Array(offsets[n]!);
+  for (let j = 0; j < n; j++) {
+    const i = locate(rows === undefined ? j : rows[j]!);
+    const { offsets: from, bytes: source } = parts[k]!;
+    bytes.set(source.subarray(from[i]!, from[i + 1]!), offsets[j]!);
+  }
+  return { offsets, bytes };
+}
+
+/** Strings from..to of `values`, as values of their own (`copy`) or views. */
+export function sliceUtf8(values: Utf8Values, from: number, to: number, copy: boolean): Utf8Values {
+  const first = values.offsets[from]!;
+  const last = values.offsets[to]!;
+  return {
+    offsets: values.offsets.slice(from, to + 1).map((o) => o - first),
+    bytes: copy ? values.bytes.slice(first, last) : values.bytes.subarray(first, last),
+  };
+}
