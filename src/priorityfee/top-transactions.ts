@@ -3,6 +3,7 @@
  * as the top list (top-tracker.ts) keeps it, and its record.
  */
 import { BEST_PER_BLOCK } from '../ingest/block-columns.js';
+import { utf8At } from '../ingest/utf8-values.js';
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 import type { TransactionsView } from '../store/transaction-segments.js';
@@ -37,12 +38,12 @@ export interface TopEntry {
 /** The record of an entry in the top list of the window [end - w, end). */
 export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigint, end: bigint): TopTransactionRecord {
   const { text, row } = e.text;
-  const signature = text.getChild('signature')!.get(row)!;
+  const signature = utf8At(text.signature, row);
   return {
     id: recordId('chain::priorityfee::top_txs', window, signature),
     signature,
-    signer: text.getChild('signer')!.get(row)!,
-    program: text.getChild('program')!.get(row)!,
+    signer: text.keys.keyOf(text.signer[row]!),
+    program: text.keys.keyOf(text.program[row]!),
     slot: e.slot,
     timestamp: e.timestamp,
     compute_unit_price: e.price,

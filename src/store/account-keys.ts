@@ -14,6 +14,7 @@
  */
 import type { Vector } from 'apache-arrow';
 import { checkStatus } from '../kernels/instance.js';
+import type { Utf8Values } from '../ingest/utf8-values.js';
 import type { Steps } from '../platform/event-loop.js';
 import { copyStrings, type StringInputKernel } from '../kernels/string-input.js';
 import { wasmBytes } from '../kernels/keys.wasm.generated.js';
@@ -63,13 +64,24 @@ export class AccountKeys {
     const out = new Uint32Array(vector.length);
     let at = 0;
     for (const data of vector.data) {
-      for (let from = 0; from < data.length; from += KEY_BATCH) {
-        this.internBatch(data.values as Uint8Array, data.valueOffsets as Int32Array, from, Math.min(data.length, from + KEY_BATCH), out, at + from);
-        yield;
-      }
+      yield* this.#internAll(data.values as Uint8Array, data.valueOffsets as Int32Array, data.length, out, at);
       at += data.length;
     }
     return out;
+  }
+
+  /** The ids of `values`' strings, added if new: a kernel batch a step. */
+  *internValues(values: Utf8Values): Steps<Uint32Array> {
+    const out = new Uint32Array(values.offsets.length - 1);
+    yield* this.#internAll(values.bytes, values.offsets, out.length, out, 0);
+    return out;
+  }
+
+  *#internAll(bytes: Uint8Array, offsets: Int32Array, n: number, out: Uint32Array, at: number): Steps<void> {
+    for (let from = 0; from < n; from += KEY_BATCH) {
+      this.internBatch(bytes, offsets, from, Math.min(n, from + KEY_BATCH), out, at + from);
+      yield;
+    }
   }
 
   /** The id of `key`, or undefined when the dictionary has never seen it. */

@@ -8,19 +8,21 @@
  * block, with each block's votes summarized (FeeColumns: 33 bytes a non-vote, and a vote nothing
  * beyond its accounts but where its price or limit differs from the other votes'), the text
  * (signature, signer, program) of each block's best fee payers only (BEST_PER_BLOCK, what a top
- * list can show), as UTF-8 bytes copied out of the input, and each transaction's write-locked
- * accounts as a span of ids in a dictionary of account keys (account-keys.ts; read by the local
+ * list can show: the signature as UTF-8 bytes copied out of the input, the signer and program,
+ * which repeat, as ids in the store's dictionary of account keys), and each transaction's
+ * write-locked accounts as a span of ids in that dictionary (account-keys.ts; read by the local
  * fee markets, the votes' only when they include votes). The canonical table itself (~230
  * bytes a transaction, most of it base58 text) is not kept. A load from Parquet leaves the accounts
  * in the file: a segment then keeps each transaction's row there, and reads the lists back and
  * interns them when a local fee market first asks for its blocks (`ranges`).
  */
-import { makeData, Table, Utf8, type Data, type List, type Vector } from 'apache-arrow';
+import type { Data, List, Table, Utf8, Vector } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, type BlockColumns, type ChunkTransactions } from '../ingest/block-columns.js';
 import { sliceVotes, splitVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
-import { AccountKeys, compactKeys, KEY_BATCH, keysMoved } from './account-keys.js';
+import { sliceUtf8, takeUtf8, type Utf8Values } from '../ingest/utf8-values.js';
+import { AccountKeys, compactKeys, KEY_BATCH, keysMoved, type IdMove } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 
 /**
@@ -67,10 +69,16 @@ export interface TransactionsView {
   /** Block b's kept transactions are kept[keptOffsets[b]..keptOffsets[b + 1]). */
   readonly keptOffsets: Uint32Array;
   /** The kept transactions' text, in `kept` order. */
-  readonly text: Table<{ signature: Utf8; signer: Utf8; program: Utf8 }>;
+  readonly text: KeptText;
 }
 
-const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
+/** The text of kept transactions: signatures as UTF-8 bytes; signers and programs, which repeat, as ids in `keys`. */
+export interface KeptText {
+  readonly signature: Utf8Values;
+  readonly signer: Uint32Array;
+  readonly program: Uint32Array;
+  readonly keys: AccountKeys;
+}
 
 /** The per-transaction columns of FeeColumns: the one list of them here. */
 type FeeColumn = Exclude<keyof BlockColumns, 'slots' | 'offsets'>;
@@ -82,39 +90,30 @@ function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<BlockColumns, Fee
   return Object.fromEntries(FEE_COLUMNS.map((name) => [name, make(name)])) as Pick<BlockColumns, FeeColumn>;
 }
 
-/** The text table of kept transactions, each column made by `make`. */
-function textTable(make: (name: (typeof TEXT_COLUMNS)[number]) => Data<Utf8>): ResidentTransactions['text'] {
-  return new Table(Object.fromEntries(TEXT_COLUMNS.map((name) => [name, make(name)])) as never) as ResidentTransactions['text'];
-}
-
-const utf8Data = (valueOffsets: Int32Array, data: Uint8Array): Data<Utf8> =>
-  makeData({ type: new Utf8(), length: valueOffsets.length - 1, nullCount: 0, valueOffsets, data });
-
-/** The rows `rows` of a Utf8 column as a new column: their bytes copied, so the input's buffers can go. */
-function takeUtf8(vector: Vector, rows: readonly number[]): Data<Utf8> {
-  const parts = vector.data.map((data) => ({ data, offsets: data.valueOffsets as Int32Array, bytes: data.values as Uint8Array }));
-  const starts: number[] = [];
-  let at = 0;
-  for (const p of parts) starts.push(at), (at += p.data.length);
-  const locate = (row: number) => {
-    let k = parts.length - 1;
-    while (starts[k]! > row) k--;
-    return { part: parts[k]!, i: row - starts[k]! };
+/** Rows `rows` of `table`'s text, the signers and programs interned into `keys`. */
+function* keptText(table: Table, rows: Uint32Array, keys: AccountKeys): Steps<KeptText> {
+  return {
+    signature: takeUtf8(table.getChild('signature')!, rows),
+    signer: yield* keys.internValues(takeUtf8(table.getChild('signer')!, rows)),
+    program: yield* keys.internValues(takeUtf8(table.getChild('program')!, rows)),
+    keys,
   };
-  const valueOffsets = new Int32Array(rows.length + 1);
-  let size = 0;
-  const picked = rows.map((row, n) => {
-    const { part, i } = locate(row);
-    const from = part.offsets[i]!;
-    const to = part.offsets[i + 1]!;
-    size += to - from;
-    valueOffsets[n + 1] = size;
-    return part.bytes.subarray(from, to);
-  });
-  const data = new Uint8Array(size);
-  picked.forEach((bytes, n) => data.set(bytes, valueOffsets[n]!));
-  return utf8Data(valueOffsets, data);
 }
+
+/** Kept texts from..to of `text` (`copy`: in arrays of their own). */
+function sliceText(text: KeptText, from: number, to: number, copy: boolean): KeptText {
+  const part = (ids: Uint32Array) => (copy ? ids.slice(from, to) : ids.subarray(from, to));
+  return { signature: sliceUtf8(text.signature, from, to, copy), signer: part(text.signer), program: part(text.program), keys: text.keys };
+}
+
+/** `text` with its ids moved to `keys`. */
+function movedText(text: KeptText, keys: AccountKeys, move: IdMove): KeptText {
+  return { ...text, signer: move(text.signer), program: move(text.program), keys };
+}
+
+/** `text` with its ids in `keys` (interned before the store compacted its dictionary). */
+const adoptText = (text: KeptText, keys: AccountKeys): KeptText =>
+  (text.keys === keys ? text : movedText(text, keys, keysMoved(text.keys, keys, [text.signer, text.program])));
 
 /**
  * A chunk's canonical transactions table as the store keeps it (`blockTime`: the time of each of
@@ -154,7 +153,7 @@ export function* residentSteps(
     accounts: nonVoteAccounts,
     voteAccounts,
     kept: Uint32Array.from(kept), keptOffsets,
-    text: textTable((name) => takeUtf8(table.getChild(name)!, kept.map((i) => order[i]!))),
+    text: yield* keptText(table, Uint32Array.from(kept, (i) => order[i]!), keys),
   };
 }
 
@@ -244,7 +243,6 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
   const last = c.offsets[to]!;
   const keptFirst = r.keptOffsets[from]!;
   const keptLast = r.keptOffsets[to]!;
-  const keptRows = () => Array.from({ length: keptLast - keptFirst }, (_, k) => keptFirst + k);
   return {
     columns: {
       slots: c.slots.slice(from, to),
@@ -257,7 +255,7 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
     voteAccounts: sliceAccounts(r.voteAccounts, c.votes.offsets[from]!, c.votes.offsets[to]!, copy),
     kept: r.kept.slice(keptFirst, keptLast).map((i) => i - first),
     keptOffsets: r.keptOffsets.slice(from, to + 1).map((o) => o - keptFirst),
-    text: copy ? textTable((name) => takeUtf8(r.text.getChild(name)!, keptRows())) : r.text.slice(keptFirst, keptLast),
+    text: sliceText(r.text, keptFirst, keptLast, copy),
   };
 }
 
@@ -294,7 +292,10 @@ export class TransactionSegments {
   append(commit: ResidentTransactions): void {
     const slots = commit.columns.slots;
     if (slots.length === 0) return;
-    const transactions = { ...commit, accounts: adoptAccounts(commit.accounts, this.#keys), voteAccounts: adoptAccounts(commit.voteAccounts, this.#keys) };
+    const transactions = {
+      ...commit, accounts: adoptAccounts(commit.accounts, this.#keys), voteAccounts: adoptAccounts(commit.voteAccounts, this.#keys),
+      text: adoptText(commit.text, this.#keys),
+    };
     if (this.#firstTime === undefined || commit.times[0]! < this.#firstTime) this.#firstTime = commit.times[0]!;
     let at = this.#segments.length;
     while (at > 0 && this.#segments[at - 1]!.columns.slots[0]! > slots[0]!) at--;
@@ -367,7 +368,9 @@ export class TransactionSegments {
     const spans = await new TimeSlices().run(accountSpans(lists, rows, this.#keys));
     const [accounts, voteAccounts] = splitAccounts(spans, rowsOf(segment));
     // kept where the segment still is (retention may have cut it meanwhile), in the dictionary of now
-    const read: SpannedTransactions = { ...segment, accounts: adoptAccounts(accounts, this.#keys), voteAccounts: adoptAccounts(voteAccounts, this.#keys) };
+    const read: SpannedTransactions = {
+      ...segment, accounts: adoptAccounts(accounts, this.#keys), voteAccounts: adoptAccounts(voteAccounts, this.#keys), text: adoptText(segment.text, this.#keys),
+    };
     const at = this.#segments.indexOf(segment);
     if (at >= 0) this.#segments[at] = read;
     return read;
@@ -390,11 +393,14 @@ export class TransactionSegments {
    * (new id arrays: a reader holding older segments keeps their ids and dictionary).
    */
   #compactKeys(): void {
-    const compacted = compactKeys(this.#keys, this.#segments.flatMap((s) => [s.accounts, s.voteAccounts]).flatMap((a) => (inFile(a) ? [] : [a.ids])));
+    const compacted = compactKeys(this.#keys, this.#segments.flatMap((s) => [
+      ...[s.accounts, s.voteAccounts].flatMap((a) => (inFile(a) ? [] : [a.ids])), s.text.signer, s.text.program,
+    ]));
     if (!compacted) return;
-    this.#keys = compacted.keys;
-    const moved = (a: AccountSpans | FileAccounts) => (inFile(a) ? a : { keys: compacted.keys, offsets: a.offsets, ids: compacted.move(a.ids) });
-    this.#segments = this.#segments.map((s) => ({ ...s, accounts: moved(s.accounts), voteAccounts: moved(s.voteAccounts) }));
+    const { keys, move } = compacted;
+    this.#keys = keys;
+    const moved = (a: AccountSpans | FileAccounts) => (inFile(a) ? a : { keys, offsets: a.offsets, ids: move(a.ids) });
+    this.#segments = this.#segments.map((s) => ({ ...s, accounts: moved(s.accounts), voteAccounts: moved(s.voteAccounts), text: movedText(s.text, keys, move) }));
   }
 
   /** Transactions held, votes included. */

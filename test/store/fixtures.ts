@@ -1,6 +1,7 @@
 /** Canonical rows as Arrow tables (apache-arrow 21, built in the test) and small block generators. */
 import { Bool, Field, Int64, List, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import { residentTransactions, type BlockRange } from '../../src/store/transaction-segments.js';
+import { utf8At } from '../../src/ingest/utf8-values.js';
 import type { CommitUnit } from '../../src/store/store.js';
 import {
   TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
@@ -86,7 +87,7 @@ export function token(mint: string, symbol: string, decimals: number, supply: bi
  * (`kept`: positions among the rows listed here; block b's are kept[keptOffsets[b]..keptOffsets[b + 1])).
  */
 export function heldRows(ranges: readonly BlockRange[]) {
-  const out = { slots: [] as bigint[], index: [] as number[], keys: [] as string[], kept: [] as number[], keptOffsets: [0], signatures: [] as string[] };
+  const out = { slots: [] as bigint[], index: [] as number[], keys: [] as string[], kept: [] as number[], keptOffsets: [0], signatures: [] as string[], signers: [] as string[], programs: [] as string[] };
   for (const { segment: { columns, kept, keptOffsets, text }, from, to } of ranges) {
     const base = out.slots.length - columns.offsets[from]!;
     for (let b = from; b < to; b++) {
@@ -97,7 +98,9 @@ export function heldRows(ranges: readonly BlockRange[]) {
       }
       for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
         out.kept.push(base + kept[k]!);
-        out.signatures.push(text.getChild('signature')!.get(k)!);
+        out.signatures.push(utf8At(text.signature, k));
+        out.signers.push(text.keys.keyOf(text.signer[k]!));
+        out.programs.push(text.keys.keyOf(text.program[k]!));
       }
       out.keptOffsets.push(out.kept.length);
     }

@@ -92,4 +92,38 @@ describe('the write-locked accounts of the resident transactions', () => {
     segments.append(late);
     expect(listsOf(await segments.ranges(0n, 1000n))).toEqual([[key(5), key(42)]]);
   });
+
+  it('keeps the kept transactions\' signers and programs through slices, retention and the compaction of the dictionary', () => {
+    /** Block `slot`'s transactions 1..n (each a fee payer), signer and program of each from `who`. */
+    const block = (slot: bigint, n: number, who: (index: number) => [string, string]) =>
+      generateBlock(slot, n + 1).transactions.slice(1).map((t) => ({ ...t, signer: who(t.index)[0], program: who(t.index)[1] }));
+    const commitOf = (slots: bigint[], n: number, who: (slot: bigint, index: number) => [string, string], keys: AccountKeys) =>
+      residentTransactions(canonicalTable('transactions', slots.flatMap((slot) => block(slot, n, (i) => who(slot, i)))), timeOf, keys);
+    const segments = new TransactionSegments();
+    // 70,000 signers in the old blocks (past the compaction threshold), one program each block
+    const old = (slot: bigint, i: number): [string, string] => [key(Number(slot) * 100 + i - 1), key(1_000_000 + Number(slot))];
+    segments.append(commitOf(Array.from({ length: 700 }, (_, b) => BigInt(b)), 100, old, segments.keys));
+    const recent = (slot: bigint, i: number): [string, string] => [key(i === 1 ? 5 : 300_000 + i), key(1_000_000)];
+    segments.append(commitOf([800n, 801n], 3, recent, segments.keys));
+    const held = segments.held(699n, 699n); // a reader holding a block before the compaction
+    const heldText = heldRows(held);
+    expect(heldText.signers.slice(0, 2)).toEqual([key(69_999), key(69_998)]); // each block's best fee payer first: the highest index
+    expect(heldText.programs.every((p) => p === key(1_000_699))).toBe(true);
+    const before = segments.keys;
+    expect(before.size).toBe(70_000 + 700 + 2); // the old signers and programs, the new signers not seen before
+    // a commit interned into the dictionary before it is compacted
+    const late = commitOf([900n], 2, (_, i) => [key(5), key(i === 1 ? 42 : 1_000_000)], before);
+
+    segments.pruneBefore(timeOf(800n));
+    expect(segments.keys).not.toBe(before);
+    expect(segments.keys.size).toBe(4); // the signers and the program still held
+    segments.append(late);
+    const now = heldRows(segments.held(0n, 1000n));
+    expect(now.signers).toEqual([800n, 801n].flatMap((slot) => [3, 2, 1].map((i) => recent(slot, i)[0])).concat([key(5), key(5)]));
+    expect(now.programs).toEqual([...Array(6).fill(key(1_000_000)), key(1_000_000), key(42)]);
+    expect(heldRows(segments.held(699n, 699n)).signers).toEqual([]);
+    expect(heldRows(held)).toEqual(heldText); // the reader's ids and dictionary are untouched
+    // no segment keeps the old dictionary alive
+    expect(segments.held(0n, 1000n).every(({ segment }) => segment.text.keys === segments.keys)).toBe(true);
+  });
 });
