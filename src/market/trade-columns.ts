@@ -2,7 +2,7 @@
  * A commit's trades as the trade log keeps them: copied out of the input table into compact
  * columns, so that the input's buffers (a Parquet batch's whole IPC message: ~290 bytes a trade,
  * most of it base58 text) can go. Numbers stay typed arrays (u64 exact), each row's pair is an
- * index into the commit's pairs, its signer an id in the log's dictionary of keys, and only the
+ * id in the log's table of pairs, its signer an id in the log's dictionary of keys, and only the
  * signature is kept as text (UTF-8 bytes): ~150 bytes a trade.
  */
 import type { Table } from 'apache-arrow';
@@ -11,7 +11,6 @@ import type { Steps } from '../platform/event-loop.js';
 import type { TradeRow } from '../schema/tables.js';
 import { boolBytes } from '../schema/u64-words.js';
 import type { AccountKeys } from '../store/account-keys.js';
-import type { PairRange } from './chunk-trades.js';
 
 export interface TradeColumns {
   readonly slot: BigUint64Array;
@@ -23,9 +22,8 @@ export interface TradeColumns {
   readonly baseDecimals: Uint8Array;
   readonly quoteDecimals: Uint8Array;
   readonly isBuy: Uint8Array;
-  /** Each row's pair: an index of `pairs`. */
+  /** Each row's pair: an id in the log's table of pairs. */
   readonly pair: Uint32Array;
-  readonly pairs: readonly { readonly base: string; readonly quote: string }[];
   readonly signature: Utf8Values;
   /** Each row's signer: an id in `keys`. */
   readonly signer: Uint32Array;
@@ -38,30 +36,23 @@ function own<T extends BigUint64Array | BigInt64Array | Uint32Array | Uint8Array
   return values.slice() as T;
 }
 
-/**
- * The columns of a chunk's trades table; `pairs` are its pairs as ranges of `rows` (chunkTrades),
- * the signers interned into `keys` a kernel batch a step.
- */
-export function* tradeColumns(table: Table, pairs: readonly PairRange[], rows: Uint32Array, keys: AccountKeys): Steps<TradeColumns> {
-  const pair = new Uint32Array(table.numRows);
-  pairs.forEach((p, k) => {
-    for (let j = p.from; j < p.to; j++) pair[rows[j]!] = k;
-  });
+/** The columns of a chunk's trades table, with each row's pair id; the signers interned into `keys` a kernel batch a step. */
+export function* tradeColumns(table: Table, pair: Uint32Array, keys: AccountKeys): Steps<TradeColumns> {
   return {
     slot: own(table, 'slot'), txIndex: own(table, 'tx_index'), fillIndex: own(table, 'fill_index'), timestamp: own(table, 'timestamp'),
     baseAmount: own(table, 'base_amount'), quoteAmount: own(table, 'quote_amount'),
     baseDecimals: own(table, 'base_decimals'), quoteDecimals: own(table, 'quote_decimals'),
     isBuy: boolBytes(table.getChild('is_buy')!),
-    pair, pairs: pairs.map(({ base, quote }) => ({ base, quote })),
+    pair,
     signature: takeUtf8(table.getChild('signature')!),
     signer: yield* keys.internRows(table.getChild('signer')!),
     keys,
   };
 }
 
-/** Row i as the canonical row. */
-export function tradeRowAt(c: TradeColumns, i: number): TradeRow {
-  const { base, quote } = c.pairs[c.pair[i]!]!;
+/** Row i as the canonical row (`pairOf`: the pair of an id). */
+export function tradeRowAt(c: TradeColumns, i: number, pairOf: (id: number) => { base: string; quote: string }): TradeRow {
+  const { base, quote } = pairOf(c.pair[i]!);
   return {
     signature: utf8At(c.signature, i), signer: c.keys.keyOf(c.signer[i]!),
     slot: c.slot[i]!, tx_index: c.txIndex[i]!, fill_index: c.fillIndex[i]!, timestamp: c.timestamp[i]!,

@@ -1,11 +1,11 @@
 /**
  * chain::market::trades from resident columns: every commit's trades copied into compact columns
- * (trade-columns.ts: numbers as typed arrays, each signer an id in this log's dictionary of keys,
- * the signature as UTF-8 bytes), with the order the answers read them in (slot, tx_index,
- * fill_index) and each pair's rows in that order (from `chunkTrades`, which the market engine
- * makes anyway). An answer, live or as of a time, walks the segments newest first and makes row
- * objects for the trades it returns only. Retention drops whole segments before its cut and hides
- * the rows before it in the segment that straddles it.
+ * (trade-columns.ts: numbers as typed arrays, each pair an id in this log's table of pairs, each
+ * signer an id in its dictionary of keys, the signature as UTF-8 bytes), with the order the
+ * answers read them in (slot, tx_index, fill_index) and each pair's rows in that order (from
+ * `chunkTrades`, which the market engine makes anyway). An answer, live or as of a time, walks
+ * the segments newest first and makes row objects for the trades it returns only. Retention drops
+ * whole segments before its cut and hides the rows before it in the segment that straddles it.
  */
 import type { Table } from 'apache-arrow';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
@@ -14,6 +14,7 @@ import { compareU64, wordsOf } from '../schema/u64-words.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { TimeSlices, type Steps } from '../platform/event-loop.js';
 import { AccountKeys, compactKeys, keysMoved, type IdMove } from '../store/account-keys.js';
+import { lowerBound } from '../windows/lower-bound.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { pairKey, type PairFilter } from './pairs.js';
 import { tradeColumns, tradeRowAt, type TradeColumns } from './trade-columns.js';
@@ -26,23 +27,36 @@ interface Segment {
   readonly columns: TradeColumns;
   /** Rows in answer order reversed (slot, tx_index, fill_index ascending). */
   readonly order: Uint32Array;
-  /** Each pair's rows, in the same order, by pair key. */
-  readonly pairs: ReadonlyMap<string, Uint32Array>;
+  /**
+   * Each pair's rows in the same order: pair pairIds[k] (ids ascending) has rows
+   * pairRows[pairFrom[k]..pairTo[k]) (typed arrays, not an object a pair: a commit trades ~1,300 pairs).
+   */
+  readonly pairIds: Uint32Array;
+  readonly pairFrom: Uint32Array;
+  readonly pairTo: Uint32Array;
+  readonly pairRows: Uint32Array;
   /** Sign of row a's order key (slot, tx_index, fill_index) minus row b's. */
   readonly compare: (a: number, b: number) => number;
   readonly firstTime: bigint;
   readonly lastTime: bigint;
 }
 
-/** A segment of a chunk's trades table, its signers interned into `keys`. */
-function* segmentOf(table: Table, keys: AccountKeys): Steps<Segment> {
-  const trades = chunkTradesOf(table);
-  const columns = yield* tradeColumns(table, trades.pairs, trades.rows, keys);
-  return withColumns(columns, new Map(trades.pairs.map((p) => [pairKey(p.base, p.quote), trades.rows.subarray(p.from, p.to)])));
+/** The rows of pair `id` in `segment` (none when it did not trade there). */
+function rowsOf(segment: Segment, id: number): Uint32Array | undefined {
+  const k = lowerBound(segment.pairIds, id);
+  return segment.pairIds[k] === id ? segment.pairRows.subarray(segment.pairFrom[k]!, segment.pairTo[k]!) : undefined;
 }
 
-/** A segment of `columns` (each pair's rows in `pairs`). */
-function withColumns(columns: TradeColumns, pairs: ReadonlyMap<string, Uint32Array>): Segment {
+/** A segment of a chunk's trades table, their pairs' ids from `pairId`, their signers interned into `keys`. */
+function* segmentOf(table: Table, pairId: (base: string, quote: string) => number, keys: AccountKeys): Steps<Segment> {
+  const trades = chunkTradesOf(table);
+  const ids = trades.pairs.map((p) => pairId(p.base, p.quote));
+  const pair = new Uint32Array(table.numRows);
+  trades.pairs.forEach((p, k) => {
+    for (let j = p.from; j < p.to; j++) pair[trades.rows[j]!] = ids[k]!;
+  });
+  const columns = yield* tradeColumns(table, pair, keys);
+  const byId = ids.map((_, k) => k).sort((a, b) => ids[a]! - ids[b]!);
   const slots = wordsOf(columns.slot);
   const { txIndex, fillIndex, timestamp } = columns;
   const compare = (a: number, b: number) => compareU64(slots, a, b) || txIndex[a]! - txIndex[b]! || fillIndex[a]! - fillIndex[b]!;
@@ -51,8 +65,15 @@ function withColumns(columns: TradeColumns, pairs: ReadonlyMap<string, Uint32Arr
   let sorted = true;
   for (let i = 1; i < order.length && sorted; i++) sorted = compare(i - 1, i) < 0;
   if (!sorted) order.sort(compare);
-  // block times never go back (the pipeline's rule), so the first and last rows bound the segment
-  return { columns, order, pairs, compare, firstTime: timestamp[order[0]!]!, lastTime: timestamp[order[order.length - 1]!]! };
+  return {
+    columns, order, compare,
+    pairIds: Uint32Array.from(byId, (k) => ids[k]!),
+    pairFrom: Uint32Array.from(byId, (k) => trades.pairs[k]!.from),
+    pairTo: Uint32Array.from(byId, (k) => trades.pairs[k]!.to),
+    pairRows: trades.rows,
+    // block times never go back (the pipeline's rule), so the first and last rows bound the segment
+    firstTime: timestamp[order[0]!]!, lastTime: timestamp[order[order.length - 1]!]!,
+  };
 }
 
 /** `segment` with its signers' ids moved to another dictionary. */
@@ -64,9 +85,12 @@ export class TradeLog implements ChunkObserver {
   #segments: Segment[] = [];
   /** The signers of every segment, interned (compacted when retention has left most unused). */
   #signers = new AccountKeys();
-  /** The pairs seen, by base and by quote (their keys), for the filters on one side. */
-  readonly #byBase = new Map<string, Set<string>>();
-  readonly #byQuote = new Map<string, Set<string>>();
+  /** Every pair seen: pair id i is #pairs[i]. */
+  readonly #pairs: { readonly base: string; readonly quote: string }[] = [];
+  readonly #pairIds = new Map<string, number>();
+  /** The pairs traded, by base and by quote (their ids), for the filters on one side. */
+  readonly #byBase = new Map<string, Set<number>>();
+  readonly #byQuote = new Map<string, Set<number>>();
   /** Retention's cut: rows before it are gone. */
   #cut: bigint | undefined;
 
@@ -84,13 +108,14 @@ export class TradeLog implements ChunkObserver {
    */
   newest(filter: PairFilter, limit: number, before?: bigint, from?: bigint): TradeRow[] {
     const out: TradeRow[] = [];
-    const keys = this.#pairKeys(filter);
+    const ids = this.#pairsOf(filter);
+    const pairOf = (id: number) => this.#pairs[id]!;
     const cut = from === undefined || (this.#cut !== undefined && this.#cut > from) ? this.#cut : from;
     for (let s = this.#segments.length - 1; s >= 0 && out.length < limit; s--) {
       const segment = this.#segments[s]!;
       if (before !== undefined && segment.firstTime >= before) continue;
       if (cut !== undefined && segment.lastTime < cut) break;
-      const lists = keys === undefined ? [segment.order] : [...keys].map((k) => segment.pairs.get(k)).filter((l) => l !== undefined);
+      const lists = ids === undefined ? [segment.order] : [...ids].map((id) => rowsOf(segment, id)).filter((l) => l !== undefined);
       const at = lists.map((l) => l.length - 1);
       const { compare, columns } = segment;
       const times = columns.timestamp;
@@ -105,7 +130,7 @@ export class TradeLog implements ChunkObserver {
         const i = lists[best]![at[best]!--]!;
         if (before !== undefined && times[i]! >= before) continue; // newer than the as-of time
         if (cut !== undefined && times[i]! < cut) break; // older rows are all gone too
-        out.push(tradeRowAt(columns, i));
+        out.push(tradeRowAt(columns, i, pairOf));
       }
     }
     return out;
@@ -113,12 +138,13 @@ export class TradeLog implements ChunkObserver {
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     if (!chunk.trades || chunk.trades.numRows === 0) return { records: [], apply() {} };
-    const made = await new TimeSlices().run(segmentOf(chunk.trades, this.#signers));
+    const made = await new TimeSlices().run(segmentOf(chunk.trades, (base, quote) => this.#pairId(base, quote), this.#signers));
+    const pairOf = (id: number) => this.#pairs[id]!;
     const updates = new BlockUpdates();
     if (this.demand.has(METHOD)) {
       // each block's trades newest first, as the query answers them
       for (let k = made.order.length - 1; k >= 0; k--) {
-        const row = tradeRowAt(made.columns, made.order[k]!);
+        const row = tradeRowAt(made.columns, made.order[k]!, pairOf);
         updates.add(METHOD, row.slot, row.timestamp, tradeRecord(row));
       }
     }
@@ -128,9 +154,10 @@ export class TradeLog implements ChunkObserver {
         // retention may have compacted the dictionary since the signers were interned
         const keys = made.columns.keys;
         this.#segments.push(keys === this.#signers ? made : moved(made, this.#signers, keysMoved(keys, this.#signers, [made.columns.signer])));
-        for (const { base, quote } of made.columns.pairs) {
-          setOf(this.#byBase, base).add(pairKey(base, quote));
-          setOf(this.#byQuote, quote).add(pairKey(base, quote));
+        for (const id of made.pairIds) {
+          const { base, quote } = this.#pairs[id]!;
+          setOf(this.#byBase, base).add(id);
+          setOf(this.#byQuote, quote).add(id);
         }
         return updates.list();
       },
@@ -149,9 +176,23 @@ export class TradeLog implements ChunkObserver {
     }
   }
 
-  /** The pair keys a filter matches; undefined for every trade. */
-  #pairKeys(filter: PairFilter): ReadonlySet<string> | undefined {
-    if (filter.base !== undefined && filter.quote !== undefined) return new Set([pairKey(filter.base, filter.quote)]);
+  /** The id of a pair, given on first sight. */
+  #pairId(base: string, quote: string): number {
+    const key = pairKey(base, quote);
+    let id = this.#pairIds.get(key);
+    if (id === undefined) {
+      id = this.#pairs.push({ base, quote }) - 1;
+      this.#pairIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** The ids of the pairs a filter matches; undefined for every trade. */
+  #pairsOf(filter: PairFilter): ReadonlySet<number> | undefined {
+    if (filter.base !== undefined && filter.quote !== undefined) {
+      const id = this.#pairIds.get(pairKey(filter.base, filter.quote));
+      return new Set(id === undefined ? [] : [id]);
+    }
     if (filter.base !== undefined) return this.#byBase.get(filter.base) ?? new Set();
     if (filter.quote !== undefined) return this.#byQuote.get(filter.quote) ?? new Set();
     return undefined;
