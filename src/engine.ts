@@ -12,7 +12,7 @@ import { validateRows, type ValidatedBatch } from './ingest/validate.js';
 import { DEFAULT_SETTINGS, type EngineSettings, type MethodContext } from './methods/context.js';
 import { METHOD_TABLE } from './methods/index.js';
 import type { MethodCall, MethodSubscribe } from './methods/types.js';
-import type { KernelClient } from './kernels/client.js';
+import { DECODER_LINGER_MS, OnDemandWorker, onDemandDecoder } from './kernels/on-demand.js';
 import type { Platform } from './platform/platform.js';
 import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
@@ -130,17 +130,12 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...rest };
   let store: Store | undefined;
   let opening: Promise<IngestPipeline> | undefined;
-  let kernelWorker: Promise<KernelClient> | undefined;
-  // the kernel worker starts with the first data that needs it, not with the engine
-  let kernelClient: KernelClient | undefined;
-  // a worker that failed (a decoder trap on a corrupt file, a crash) is replaced on next use
-  const kernels = () => {
-    if (kernelWorker === undefined || kernelClient?.failed) {
-      kernelClient = undefined;
-      kernelWorker = platform.startKernels().then((client) => (kernelClient = client));
-    }
-    return kernelWorker;
-  };
+  // the kernel worker (the fee windows' statistics) starts with the first data that needs it, not
+  // with the engine; the decoder's (Parquet) runs while files are read and ends a moment after
+  const kernelWorker = new OnDemandWorker(() => platform.startKernels());
+  const kernels = () => kernelWorker.get();
+  const decoderWorker = new OnDemandWorker(() => platform.startKernels(), DECODER_LINGER_MS);
+  const decoder = onDemandDecoder(decoderWorker);
   // the hub is made below, with the context it needs; the engines ask it through this
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
   // runs a task in the pipeline's queue; before the first ingest nothing can commit: the task runs at once
@@ -203,7 +198,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     if (rows) return unitsFromRows(rows, (item) => validateInput(item, `replay#${++ingestCalls}`));
     return unitsFromLoader(async (sink) =>
       // a replay's streams read every block's accounts as it comes: read at once, not back from the file
-      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict, accountsInFile: false }, (await kernels()).parquet));
+      loadInputs(await expandSource(source as LoadSource, platform.expandPath), sink, { strict, accountsInFile: false }, decoder));
   }
 
   /** One connection's dispatch and subscriptions, its pushes sent as JSON text (ports, WebSockets). */
@@ -241,7 +236,10 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     async load(source, options) {
       ensureOpen();
       const inputs = await expandSource(source, platform.expandPath);
-      return loadInputs(inputs, await pipeline(), options, (await kernels()).parquet);
+      kernels().catch(() => undefined); // started beside the decoder: a failure shows at its first use
+      const sink = await pipeline();
+      // the load holds the decoder's worker across the gaps between its files, and ends it when done
+      return decoderWorker.use(() => loadInputs(inputs, sink, options, decoder), 0);
     },
     serve(port, serveOptions = {}) {
       ensureOpen();
@@ -299,7 +297,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         await opening.catch(() => undefined);
         await store?.close();
       }
-      if (kernelWorker) await (await kernelWorker.catch(() => undefined))?.close();
+      await Promise.all([kernelWorker.close(), decoderWorker.close()]);
     },
   };
 }

@@ -97,7 +97,7 @@ export function createKernelClient(
 }
 
 /** The distinct buffers behind an object's typed-array fields (each may be transferred once). */
-function buffersOf(columns: object): ArrayBuffer[] {
+export function buffersOf(columns: object): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const value of Object.values(columns)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
   return [...buffers];
