@@ -196,34 +196,33 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
-          'kept for as-of queries), about 350 MiB of it in the answers themselves (100,915 candles and 8,750 block fee records ' +
-          'as JS objects: the serving thread\'s heap goes from ~150 to ~330 MiB while they are made). Sampled at the end of the load ' +
-          '(2026-11-27, RSS ~1,510 MiB): the serving thread holds ~630 MiB of ArrayBuffers (the text of each block\'s 100 best fee ' +
-          'payers ~155 MiB; the fee columns of the 4.1 million non-vote transactions, 33 bytes each, ~130 MiB, the 8.2 million votes ' +
-          'summarized per block since step 23; each transaction\'s row in the file, 47 MiB; the pairs\' series ~55 MiB; until step 24 ' +
-          'also the open hour\'s fee samples, 32 bytes each in a buffer grown by doubling, 128 MiB for 3.5 million: the open windows ' +
-          'now gather them from the resident columns when asked), ~260 MiB of trades as the Parquet ' +
-          'batches brought them (Arrow columns, the mints and signatures as text) and a JS heap of ~150 MiB (every block fee ' +
-          'record); the kernel worker ~200 MiB (parquet-wasm 80, the fee kernels 68, its heap). DuckDB-WASM is not started: its ' +
-          'writes, about 10 MB, are held. With ' +
-          '`retain` the same engine is bounded by the retained span (the long-run family).'
+          'kept for as-of queries). Sampled at the end of the load (2026-11-28, step 29, RSS ~1,210-1,240 MiB): the decoder ' +
+          'worker ends with the load (about -100 MiB: parquet-wasm\'s heap and its isolate) and the kernel worker a second ' +
+          'after its last large fee window (about -75 MiB), leaving ~1,070 MiB; a forced collection at that point takes another ' +
+          '~170 MiB (the decoded batches\' buffers and the objects of the last commits, garbage V8 has not collected yet). The ' +
+          'serving thread holds ~580 MiB of ArrayBuffers (the fee columns of the 4.1 million non-vote transactions, 33 bytes ' +
+          'each, ~130 MiB; the trades ~130 MiB, 83 of it their signatures as UTF-8; the text of each block\'s 100 best fee ' +
+          'payers ~75 MiB, the signatures as UTF-8, signer and program as ids; each transaction\'s row in the file, 47 MiB; ' +
+          'the pairs\' series ~55 MiB) and a JS heap of ~150 MiB (105 MiB live: every block fee record, ~3 KB each). The ' +
+          'answers then add ~60-100 MiB of objects (100,915 candles, 8,750 block fee records), which are the caller\'s. ' +
+          'glibc\'s allocator keeps ~90 MiB of freed large buffers (with MALLOC_MMAP_THRESHOLD_=65536 the peak measured 1,265 ' +
+          'against 1,356 MiB). DuckDB-WASM is not started: its writes, about 10 MB, are held. With `retain` the same engine ' +
+          'is bounded by the retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
           'columns, plus the text of each block\'s 100 best fee payers), each pair\'s block series and candles, the trades and records ' +
-          '(held for DuckDB-WASM, which a load of an hour does not start), parquet-wasm\'s heap, and garbage between ' +
-          'collections; the peers hold the needed columns once, compressed or vectorized, and free them.'
+          '(held for DuckDB-WASM, which a load of an hour does not start), and garbage between ' +
+          'collections (the decoder worker, parquet-wasm\'s heap, ends with the load); the peers hold the needed columns once, compressed or vectorized, and free them.'
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
       close: t.kind === 'max-mib'
-        ? 'Each large part kept once and compactly, as the votes now are: the trades as compact columns (the mints as the ' +
-          'pair\'s index), their signatures and signers left in the Parquet file and read back by row when answered, as the ' +
-          'write-locked accounts are (~260 MiB to ~60; copying the columns alone measured only -41 MiB and 1.07x wall, since ' +
-          'the text kept the batches); the best fee payers\' text left in the file too for a Parquet load (~155 MiB). With step ' +
-          '24 that would take the end of the load from ~1,510 to ~1,030 MiB; below 1 GiB also needs the kernel worker\'s heaps bounded (parquet-wasm\'s 80 MiB, the fee ' +
-          'kernels\' high-water mark) and the block fee records as typed columns rather than JS objects. The answers\' ~350 MiB ' +
-          'of objects are the caller\'s, which the peers hold too.'
+        ? 'The signatures of the trades and of the best fee payers left in the Parquet file and read back by row when answered, ' +
+          'as the write-locked accounts are (~160 MiB); each transaction\'s file row as runs of rows with a bitmap of the ' +
+          'votes (~45 MiB); the block fee records as typed columns instead of objects (~25 MiB); fewer transient buffers ' +
+          '(the copies a commit makes of its batches\' columns) for the collector to catch up with. Below 1 GiB at the last ' +
+          'answer needs most of these.'
         : E2E_CLOSE,
     }),
   },

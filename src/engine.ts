@@ -12,7 +12,8 @@ import { validateRows, type ValidatedBatch } from './ingest/validate.js';
 import { DEFAULT_SETTINGS, type EngineSettings, type MethodContext } from './methods/context.js';
 import { METHOD_TABLE } from './methods/index.js';
 import type { MethodCall, MethodSubscribe } from './methods/types.js';
-import { DECODER_LINGER_MS, OnDemandWorker, onDemandDecoder } from './kernels/on-demand.js';
+import type { FeeStatsKernels } from './kernels/client.js';
+import { DECODER_LINGER_MS, KERNELS_LINGER_MS, LARGE_WINDOW_SAMPLES, OnDemandWorker, onDemandDecoder } from './kernels/on-demand.js';
 import type { Platform } from './platform/platform.js';
 import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
@@ -134,13 +135,19 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   // with the engine; the decoder's (Parquet) runs while files are read and ends a moment after
   const kernelWorker = new OnDemandWorker(() => platform.startKernels());
   const kernels = () => kernelWorker.get();
+  const feeKernels: FeeStatsKernels = {
+    sampleStats: (samples) => kernelWorker.use(
+      (client) => client.sampleStats(samples),
+      samples.price.length >= LARGE_WINDOW_SAMPLES ? KERNELS_LINGER_MS : undefined,
+    ),
+  };
   const decoderWorker = new OnDemandWorker(() => platform.startKernels(), DECODER_LINGER_MS);
   const decoder = onDemandDecoder(decoderWorker);
   // the hub is made below, with the context it needs; the engines ask it through this
   const demand: StreamDemand = { has: (method) => hub.has(method), windows: (method) => hub.windows(method) };
   // runs a task in the pipeline's queue; before the first ingest nothing can commit: the task runs at once
   const betweenCommits = async <T>(task: () => Promise<T> | T): Promise<T> => (opening ? (await opening).exclusive(task) : task());
-  const priorityFees = new PriorityFeeEngine(settings, kernels, () => store, betweenCommits, demand);
+  const priorityFees = new PriorityFeeEngine(settings, feeKernels, () => store, betweenCommits, demand);
   const market = new MarketEngine(settings, demand);
   // history computed when asked is completed before retention prunes what it is computed from; the
   // market drops its own history with the store's

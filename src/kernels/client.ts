@@ -39,6 +39,9 @@ export interface KernelClient {
   close(): Promise<void>;
 }
 
+/** What the fee windows ask of the kernel worker. */
+export type FeeStatsKernels = Pick<KernelClient, 'sampleStats'>;
+
 /** A client that its platform entry can also fail (the worker crashed or exited). */
 export interface ManagedKernelClient extends KernelClient {
   /** Rejects the calls in flight and all later calls with `error`, and terminates the worker. */

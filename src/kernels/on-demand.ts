@@ -1,12 +1,24 @@
 /**
  * Workers that run while they are used. A worker is started by its first use and, when it has a
- * linger, ended that long after its last use is over: the Parquet decoder's worker holds
- * parquet-wasm's heap (~80 MiB after a dump's row groups, never given back, since WebAssembly
- * memory cannot shrink), which a load no longer needs once its files are read. A worker that
- * failed (a decoder trap on a corrupt file, a crash) is replaced by the next use.
+ * linger, ended that long after its last use is over: WebAssembly memory cannot shrink, so ending
+ * the worker is how its high-water mark is given back. The Parquet decoder's worker holds
+ * parquet-wasm's heap (~80 MiB after a dump's row groups), which a load no longer needs once its
+ * files are read; the kernel worker's fee kernels grow to the largest window's samples. A worker
+ * that failed (a decoder trap on a corrupt file, a crash) is replaced by the next use.
  */
 import type { ParquetDecoder } from '../ingest/files/parquet-decoder.js';
 import type { KernelClient } from './client.js';
+
+/**
+ * A fee window of this many samples or more leaves the kernel worker's memory grown (the fee
+ * kernels hold ~40 bytes a sample, and WebAssembly memory cannot shrink): the worker then ends
+ * once idle for KERNELS_LINGER_MS, and the next window starts a new one. A start costs the call
+ * that waits for it ~150-200 ms: with a linger of a second, the first fee answer after a load of
+ * the hour paid it; ten seconds spares the answers that follow a load and still gives the memory
+ * back to a process that goes quiet.
+ */
+export const LARGE_WINDOW_SAMPLES = 1 << 19;
+export const KERNELS_LINGER_MS = 10_000;
 
 /**
  * How long the decoder's worker outlives its last use: a few reads back of a file's rows in a row
@@ -24,9 +36,13 @@ export class OnDemandWorker<C extends Worker> {
   #started: C | undefined;
   #uses = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The running worker's linger: its own, until a use sets another. */
+  #linger: number | undefined;
 
   /** `lingerMs`: how long the worker stays after its last use (forever when undefined). */
-  constructor(private readonly start: () => Promise<C>, private readonly lingerMs?: number) {}
+  constructor(private readonly start: () => Promise<C>, private readonly lingerMs?: number) {
+    this.#linger = lingerMs;
+  }
 
   /** The worker, started if there is none (or it failed), not held: for a worker without a linger. */
   get(): Promise<C> {
@@ -45,21 +61,25 @@ export class OnDemandWorker<C extends Worker> {
     }
   }
 
-  /** Ends a use; the last one starts the linger (`lingerMs`, when given, instead of the worker's own). */
-  release(lingerMs = this.lingerMs): void {
-    if (--this.#uses > 0 || lingerMs === undefined) return;
-    this.#timer = setTimeout(() => void this.#end(), lingerMs);
+  /** Ends a use; the last one starts the linger. */
+  release(): void {
+    if (--this.#uses > 0 || this.#linger === undefined) return;
+    this.#timer = setTimeout(() => void this.#end(), this.#linger);
     // a lingering worker never keeps a process alive (Node's timers have unref; browsers' are numbers)
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  /** Runs `task` with the worker held; then lingers `lingerMs` (the worker's own when not given). */
+  /**
+   * Runs `task` with the worker held. With `lingerMs`, the worker from then on ends that long after
+   * its last use (a task that left it holding memory it cannot give back); the next starts as new.
+   */
   async use<T>(task: (client: C) => Promise<T>, lingerMs?: number): Promise<T> {
     const client = await this.acquire();
     try {
       return await task(client);
     } finally {
-      this.release(lingerMs);
+      if (lingerMs !== undefined) this.#linger = lingerMs;
+      this.release();
     }
   }
 
@@ -85,6 +105,7 @@ export class OnDemandWorker<C extends Worker> {
     const client = this.#client;
     if (client === undefined || (this.#uses > 0 && !evenInUse)) return;
     this.#client = this.#started = undefined;
+    this.#linger = this.lingerMs;
     await (await client.catch(() => undefined))?.close();
   }
 }

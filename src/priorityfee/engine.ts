@@ -1,6 +1,6 @@
 /** The priority-fee family: the state behind every chain::priorityfee::* method. */
 import type { ChunkObserver } from '../ingest/pipeline.js';
-import type { KernelClient } from '../kernels/client.js';
+import type { FeeStatsKernels } from '../kernels/client.js';
 import type { EngineSettings } from '../methods/context.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
@@ -20,13 +20,13 @@ export class PriorityFeeEngine {
   readonly localFees: LocalFeeMarkets;
 
   /**
-   * `kernels` gives the kernel worker (started on first use by the engine), `store` the engine's
+   * `kernels` is the kernel worker (started on first use by the engine), `store` the engine's
    * store, `betweenCommits` the pipeline's queue (for history computed when asked); `demand` says
    * what is streamed.
    */
   constructor(
     settings: Readonly<EngineSettings>,
-    kernels: () => Promise<KernelClient>,
+    kernels: FeeStatsKernels,
     store: () => Store | undefined,
     betweenCommits: BetweenCommits,
     demand: StreamDemand = NO_DEMAND,

@@ -17,7 +17,7 @@
  */
 import type { FeeColumns } from '../ingest/fee-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import type { KernelClient } from '../kernels/client.js';
+import type { FeeStatsKernels } from '../kernels/client.js';
 import type { SampleStats } from '../kernels/fees.js';
 import { runToEnd, TimeSlices } from '../platform/event-loop.js';
 import { recordId } from '../schema/ids.js';
@@ -57,7 +57,7 @@ interface OpenWindow {
 
 /** Builds the record of one window from its blocks' spans (statistics by the kernel worker) and counters. */
 async function windowFeesRecord(
-  kernels: KernelClient, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, spans: readonly BlockSpan[],
+  kernels: FeeStatsKernels, window: string, start: bigint, counters: FeeCounters, lastTimestamp: bigint, spans: readonly BlockSpan[],
   minSamples: number,
 ): Promise<WindowFeesRecord> {
   const samples = await new TimeSlices().run(gatherSamples(spans));
@@ -103,7 +103,7 @@ export class FeeWindowsEngine implements ChunkObserver {
   #newestSlot: bigint | undefined;
 
   constructor(
-    private readonly kernels: () => Promise<KernelClient>,
+    private readonly kernels: FeeStatsKernels,
     private readonly minSamples: () => number,
     private readonly demand: StreamDemand = NO_DEMAND,
     /** The engine's store: while its database has not started, memory keeps every closed window. */
@@ -186,7 +186,7 @@ export class FeeWindowsEngine implements ChunkObserver {
   }
 
   async #record(window: string, open: Readonly<OpenWindow>): Promise<WindowFeesRecord> {
-    return windowFeesRecord(await this.kernels(), window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
+    return windowFeesRecord(this.kernels, window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
   }
 
   /** The published window in progress, computed at most once per block. */
@@ -227,6 +227,6 @@ export class FeeWindowsEngine implements ChunkObserver {
     const spans = (await transactionBlocksSince(store, start, block)).map(({ segment, from, to }) => ({ columns: segment.columns, from, to }));
     const counters = zeroCounters();
     for (const { columns, from, to } of spans) for (let b = from; b < to; b++) addCounters(counters, blockCounters(columns, b));
-    return windowFeesRecord(await this.kernels(), window, start, counters, block.timestamp, spans, this.minSamples());
+    return windowFeesRecord(this.kernels, window, start, counters, block.timestamp, spans, this.minSamples());
   }
 }

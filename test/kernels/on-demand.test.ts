@@ -2,7 +2,8 @@
  * Workers that run while used (src/kernels/on-demand.ts), with real kernel worker threads and a
  * real Parquet file: the decoder's worker ends a linger after its last file is read or closed,
  * stays while a file is open, starts again for a read back (with the right rows), and a worker
- * that failed is replaced. The engine's own: after a load the decoder's worker is gone, and the
+ * that failed is replaced; a use can ask a worker to end once idle (the kernel worker after a
+ * large fee window), until it ends. The engine's own: after a load the decoder's worker is gone, and the
  * write-locked accounts left in the file are still read back right (a new worker).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import type { KernelClient } from '../../src/kernels/client.js';
 import { DECODER_LINGER_MS, OnDemandWorker, onDemandDecoder } from '../../src/kernels/on-demand.js';
 import { startNodeKernelWorker } from '../../src/kernels/worker-node.js';
+import { sampleStatsReference } from '../../src/kernels/fees-reference.js';
 import { nodePlatform } from '../../src/platform/node.js';
 import type { TransactionRow } from '../../src/schema/tables.js';
 import { callAny } from '../helpers/call.js';
@@ -117,6 +119,34 @@ describe('a worker run while used', () => {
       await worker.close();
     }
     expect(started[1]!.failed, 'closed with the engine').toBe(true);
+  });
+});
+
+describe('a worker told to linger by a use', () => {
+  it('ends after its last use once a use asked it to, and the next starts without a linger', async () => {
+    const { started, start } = counting();
+    const worker = new OnDemandWorker(start);
+    const samples = (n: number) => ({
+      price: BigUint64Array.from({ length: n }, (_, i) => BigInt(i)), fee: BigUint64Array.from({ length: n }, (_, i) => BigInt(2 * i)),
+      limit: BigUint64Array.from({ length: n }, () => 200_000n), position: Float64Array.from({ length: n }, (_, i) => i / n),
+    });
+    const stats = (n: number, lingerMs?: number) => worker.use((client) => client.sampleStats(samples(n)), lingerMs);
+    const ten = sampleStatsReference(samples(10));
+    try {
+      expect(await stats(10)).toEqual(ten);
+      await wait(LINGER * 3);
+      expect(started[0]!.failed, 'no linger yet').toBe(false);
+      await Promise.all([stats(1_000, LINGER), stats(10)]);
+      expect(started[0]!.failed, 'held while in use').toBe(false);
+      await wait(LINGER * 4);
+      expect(started[0]!.failed, 'ended after the linger a use set').toBe(true);
+      expect(await stats(10)).toEqual(ten);
+      expect(started.length).toBe(2);
+      await wait(LINGER * 3);
+      expect(started[1]!.failed, 'a new worker has its own linger: none').toBe(false);
+    } finally {
+      await worker.close();
+    }
   });
 });
 
