@@ -10,10 +10,30 @@ import type { DeferredColumns, ValidatedBatch } from './validate.js';
 
 const COLUMN = 'writable_accounts';
 
-/** Write-locked accounts left in a file: transaction i's list is at row `rows[i]` of `file`. */
+/**
+ * Write-locked accounts left in a file: transaction i's list is at row `first + rows[i]` of `file`
+ * (2 bytes a transaction where its rows span fewer than 65,536 of the file, as a chunk's do).
+ */
 export interface FileAccounts {
   readonly file: DeferredColumns;
-  readonly rows: Uint32Array;
+  readonly first: number;
+  readonly rows: Uint16Array | Uint32Array;
+}
+
+/** Rows of `file` (n of them, row i at `rowOf(i)`) as FileAccounts: offsets from the first, as narrow as they fit. */
+export function fileAccounts(file: DeferredColumns, n: number, rowOf: (i: number) => number): FileAccounts {
+  const absolute = new Uint32Array(n);
+  let first = Infinity;
+  let last = -1;
+  for (let i = 0; i < n; i++) {
+    const row = (absolute[i] = rowOf(i));
+    if (row < first) first = row;
+    if (row > last) last = row;
+  }
+  if (last < 0) return { file, first: 0, rows: absolute };
+  const rows = last - first < 0x10000 ? new Uint16Array(n) : absolute;
+  for (let i = 0; i < n; i++) rows[i] = absolute[i]! - first;
+  return { file, first, rows };
 }
 
 /** Key lists and where each transaction's is: transaction i's is `lists[rows?.[i] ?? i]` (null where the input gave none). */
@@ -26,13 +46,13 @@ export interface AccountLists {
 export type ChunkAccounts = FileAccounts | AccountLists;
 
 /** The lists of `accounts` read back with one read of the rows they span (`rows` then index the lists read). */
-export async function readBack({ file, rows }: FileAccounts): Promise<Required<AccountLists>> {
+export async function readBack({ file, first: base, rows }: FileAccounts): Promise<Required<AccountLists>> {
   let first = Infinity;
   let last = -1;
   for (const row of rows) (first = Math.min(first, row)), (last = Math.max(last, row));
-  if (last < 0) return { lists: null, rows };
-  const lists = (await file.read(first, last + 1)).getChild(COLUMN) as Vector<List<Utf8>> | null;
-  return { lists, rows: rows.map((row) => row - first) };
+  if (last < 0) return { lists: null, rows: new Uint32Array(0) };
+  const lists = (await file.read(base + first, base + last + 1)).getChild(COLUMN) as Vector<List<Utf8>> | null;
+  return { lists, rows: Uint32Array.from(rows, (row) => row - first) };
 }
 
 /** Where each row of a chunk's table came from: row `local[i]` of its batch `batch[i]`. */
@@ -53,11 +73,7 @@ export async function chunkAccounts(table: Table, batches: readonly ValidatedBat
   if (files.length === 0) return { lists: own };
   const { batch, local } = origins();
   const fileRow = (i: number) => Number(batches[batch[i]!]!.rowNumbers![local[i]!]) - 1;
-  if (files.length === 1 && leftIn.every((file) => file === files[0])) {
-    const rows = new Uint32Array(table.numRows);
-    for (let i = 0; i < rows.length; i++) rows[i] = fileRow(i);
-    return { file: files[0]!, rows };
-  }
+  if (files.length === 1 && leftIn.every((file) => file === files[0])) return fileAccounts(files[0]!, table.numRows, fileRow);
   // mixed: the table's own lists first, then each file's rows read back, one vector of them all
   const rows = new Uint32Array(table.numRows);
   const chunks = [...(own?.data ?? [])];
@@ -66,7 +82,7 @@ export async function chunkAccounts(table: Table, batches: readonly ValidatedBat
     const mine: number[] = [];
     for (let i = 0; i < table.numRows; i++) if (leftIn[batch[i]!] === file) mine.push(i);
     if (mine.length === 0) continue;
-    const read = await readBack({ file, rows: Uint32Array.from(mine, fileRow) });
+    const read = await readBack(fileAccounts(file, mine.length, (j) => fileRow(mine[j]!)));
     mine.forEach((i, j) => (rows[i] = base + read.rows[j]!));
     chunks.push(...(read.lists?.data ?? []));
     base += read.lists?.length ?? 0;

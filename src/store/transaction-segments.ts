@@ -144,7 +144,7 @@ export function* residentSteps(
   order.set(take(columns.row, nonVotes));
   order.set(take(columns.row, votes), nonVotes.length);
   const both = 'file' in accounts
-    ? { file: accounts.file, rows: take(accounts.rows, order) }
+    ? { ...accounts, rows: take(accounts.rows, order) }
     : yield* accountSpans(accounts.lists, accounts.rows ? take(accounts.rows, order) : order, keys);
   const [nonVoteAccounts, voteAccounts] = splitAccounts(both, nonVotes.length);
   return {
@@ -160,7 +160,7 @@ export function* residentSteps(
 /** Accounts of transactions [0, n) and [n, ..) of `a`, apart (views). */
 function splitAccounts<A extends AccountSpans | FileAccounts>(a: A, n: number): [A, A];
 function splitAccounts(a: AccountSpans | FileAccounts, n: number): [AccountSpans | FileAccounts, AccountSpans | FileAccounts] {
-  if (inFile(a)) return [{ file: a.file, rows: a.rows.subarray(0, n) }, { file: a.file, rows: a.rows.subarray(n) }];
+  if (inFile(a)) return [{ ...a, rows: a.rows.subarray(0, n) }, { ...a, rows: a.rows.subarray(n) }];
   const cut = a.offsets[n]!;
   return [
     { keys: a.keys, offsets: a.offsets.subarray(0, n + 1), ids: a.ids.subarray(0, cut) },
@@ -168,17 +168,18 @@ function splitAccounts(a: AccountSpans | FileAccounts, n: number): [AccountSpans
   ];
 }
 
-/** Accounts of `a`, then of `b`, as one run (a file's rows, or spans of the same dictionary). */
+/** The rows of `a`, then of `b` (of the same file), as one list. */
 function joinAccounts(a: FileAccounts, b: FileAccounts): FileAccounts {
+  const first = Math.min(a.first, b.first);
   const rows = new Uint32Array(a.rows.length + b.rows.length);
-  rows.set(a.rows);
-  rows.set(b.rows, a.rows.length);
-  return { file: a.file, rows };
+  a.rows.forEach((row, i) => (rows[i] = a.first - first + row));
+  b.rows.forEach((row, i) => (rows[a.rows.length + i] = b.first - first + row));
+  return { file: a.file, first, rows };
 }
 
-/** values[order[i]] for each i. */
-function take(values: Uint32Array, order: Uint32Array): Uint32Array {
-  const out = new Uint32Array(order.length);
+/** values[order[i]] for each i, in an array of the same type. */
+function take<A extends Uint16Array | Uint32Array>(values: A, order: Uint32Array): A {
+  const out = (values instanceof Uint16Array ? new Uint16Array(order.length) : new Uint32Array(order.length)) as A;
   for (let i = 0; i < order.length; i++) out[i] = values[order[i]!]!;
   return out;
 }
@@ -261,7 +262,7 @@ function sliceBlocks(r: ResidentTransactions, from: number, to: number, copy = f
 
 /** Transactions [first, last) of `a` (`copy`: in arrays of their own). */
 function sliceAccounts(a: AccountSpans | FileAccounts, first: number, last: number, copy: boolean): AccountSpans | FileAccounts {
-  if (inFile(a)) return { file: a.file, rows: copy ? a.rows.slice(first, last) : a.rows.subarray(first, last) };
+  if (inFile(a)) return { ...a, rows: copy ? a.rows.slice(first, last) : a.rows.subarray(first, last) };
   const idsFirst = a.offsets[first]!;
   const idsLast = a.offsets[last]!;
   return {
