@@ -44,7 +44,7 @@ export class OnDemandWorker<C extends Worker> {
     this.#linger = lingerMs;
   }
 
-  /** The worker, started if there is none (or it failed), not held: for a worker without a linger. */
+  /** The worker, started if there is none (or it failed), not held: to warm it, or for a worker that never lingers. */
   get(): Promise<C> {
     return this.#current();
   }

@@ -88,6 +88,7 @@ export class TradeLog implements ChunkObserver {
   /** Every pair seen: pair id i is #pairs[i]. */
   readonly #pairs: { readonly base: string; readonly quote: string }[] = [];
   readonly #pairIds = new Map<string, number>();
+  readonly #pairOf = (id: number) => this.#pairs[id]!;
   /** The pairs traded, by base and by quote (their ids), for the filters on one side. */
   readonly #byBase = new Map<string, Set<number>>();
   readonly #byQuote = new Map<string, Set<number>>();
@@ -109,7 +110,6 @@ export class TradeLog implements ChunkObserver {
   newest(filter: PairFilter, limit: number, before?: bigint, from?: bigint): TradeRow[] {
     const out: TradeRow[] = [];
     const ids = this.#pairsOf(filter);
-    const pairOf = (id: number) => this.#pairs[id]!;
     const cut = from === undefined || (this.#cut !== undefined && this.#cut > from) ? this.#cut : from;
     for (let s = this.#segments.length - 1; s >= 0 && out.length < limit; s--) {
       const segment = this.#segments[s]!;
@@ -130,7 +130,7 @@ export class TradeLog implements ChunkObserver {
         const i = lists[best]![at[best]!--]!;
         if (before !== undefined && times[i]! >= before) continue; // newer than the as-of time
         if (cut !== undefined && times[i]! < cut) break; // older rows are all gone too
-        out.push(tradeRowAt(columns, i, pairOf));
+        out.push(tradeRowAt(columns, i, this.#pairOf));
       }
     }
     return out;
@@ -139,12 +139,11 @@ export class TradeLog implements ChunkObserver {
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     if (!chunk.trades || chunk.trades.numRows === 0) return { records: [], apply() {} };
     const made = await new TimeSlices().run(segmentOf(chunk.trades, (base, quote) => this.#pairId(base, quote), this.#signers));
-    const pairOf = (id: number) => this.#pairs[id]!;
     const updates = new BlockUpdates();
     if (this.demand.has(METHOD)) {
       // each block's trades newest first, as the query answers them
       for (let k = made.order.length - 1; k >= 0; k--) {
-        const row = tradeRowAt(made.columns, made.order[k]!, pairOf);
+        const row = tradeRowAt(made.columns, made.order[k]!, this.#pairOf);
         updates.add(METHOD, row.slot, row.timestamp, tradeRecord(row));
       }
     }
@@ -155,7 +154,7 @@ export class TradeLog implements ChunkObserver {
         const keys = made.columns.keys;
         this.#segments.push(keys === this.#signers ? made : moved(made, this.#signers, keysMoved(keys, this.#signers, [made.columns.signer])));
         for (const id of made.pairIds) {
-          const { base, quote } = this.#pairs[id]!;
+          const { base, quote } = this.#pairOf(id);
           setOf(this.#byBase, base).add(id);
           setOf(this.#byQuote, quote).add(id);
         }
