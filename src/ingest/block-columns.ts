@@ -6,7 +6,7 @@
 import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { priorityFeeOf } from '../schema/amounts.js';
-import { boolBytes, compareU64, gatherU64, HIGH, LOW, sameU64, wordsOf } from '../schema/u64-words.js';
+import { boolBytes, compareU64, gather, gatherU64, HIGH, LOW, sameU64, wordsOf } from '../schema/u64-words.js';
 
 /** Per-block transaction columns; block b is rows [offsets[b], offsets[b + 1]). */
 export interface BlockColumns {
@@ -74,10 +74,10 @@ export function chunkTransactions(table: Table): ChunkTransactions {
     isVote: bools('is_vote'),
     computeUnitPrice: pick64('compute_unit_price'),
     priorityFee: pick64('priority_fee'),
-    computeUnitLimit: order.map((r) => limits[r]),
+    computeUnitLimit: gather(limits, order),
     computeUnitsConsumed,
     consumedKnown,
-    index: order.map((r) => index[r]),
+    index: gather(index, order),
     row: order,
   };
   const offsets: number[] = [];
@@ -115,7 +115,9 @@ export function bestFeePayers(columns: BlockColumns, b: number, n = BEST_PER_BLO
     // a float key never orders two fees the wrong way round (it may tie them), so the rows whose key
     // reaches the n-th highest key hold the best n; only they go through the exact comparator
     const key = (i: number) => fee[2 * i + HIGH]! * 2 ** 32 + fee[2 * i + LOW]!;
-    const cut = Float64Array.from(rows, key).sort()[rows.length - n]!;
+    const keys = new Float64Array(rows.length);
+    for (let k = 0; k < rows.length; k++) keys[k] = key(rows[k]!);
+    const cut = keys.sort()[rows.length - n]!;
     rows = rows.filter((i) => key(i) >= cut);
   }
   rows.sort((x, y) =>

@@ -52,7 +52,9 @@ export async function readBack({ file, first: base, rows }: FileAccounts): Promi
   for (const row of rows) (first = Math.min(first, row)), (last = Math.max(last, row));
   if (last < 0) return { lists: null, rows: new Uint32Array(0) };
   const lists = (await file.read(base + first, base + last + 1)).getChild(COLUMN) as Vector<List<Utf8>> | null;
-  return { lists, rows: Uint32Array.from(rows, (row) => row - first) };
+  const at = new Uint32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) at[i] = rows[i]! - first;
+  return { lists, rows: at };
 }
 
 /** Where each row of a chunk's table came from: row `local[i]` of its batch `batch[i]`. */

@@ -6,7 +6,7 @@
  * votes) their price, limit and accounts, which are nearly always the same for every vote.
  */
 import type { BlockColumns, ChunkTransactions } from './block-columns.js';
-import { gatherU64, sumU64, wordsOf } from '../schema/u64-words.js';
+import { gather, gatherU64, sumU64, wordsOf } from '../schema/u64-words.js';
 
 /** The votes of a run of blocks. */
 export interface BlockVotes {
@@ -70,14 +70,14 @@ export function splitVotes(columns: ChunkTransactions): { fees: FeeColumns; nonV
     offsets: nonVoteOffsets,
     computeUnitPrice: gatherU64(columns.computeUnitPrice, nonVotes),
     priorityFee: gatherU64(columns.priorityFee, nonVotes),
-    computeUnitLimit: nonVotes.map((i) => columns.computeUnitLimit[i]!),
+    computeUnitLimit: gather(columns.computeUnitLimit, nonVotes),
     computeUnitsConsumed: gatherU64(columns.computeUnitsConsumed, nonVotes),
-    consumedKnown: Uint8Array.from(nonVotes, (i) => columns.consumedKnown[i]!),
-    index: nonVotes.map((i) => columns.index[i]!),
+    consumedKnown: gather(columns.consumedKnown, nonVotes),
+    index: gather(columns.index, nonVotes),
     votes: {
       offsets: voteOffsets, consumed, consumedKnown,
       price: repeatedOr(gatherU64(columns.computeUnitPrice, votes)),
-      limit: repeatedOr(votes.map((i) => columns.computeUnitLimit[i]!)),
+      limit: repeatedOr(gather(columns.computeUnitLimit, votes)),
     },
   };
   return { fees, nonVotes, votes };

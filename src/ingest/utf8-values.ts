@@ -20,10 +20,11 @@ export const utf8At = (values: Utf8Values, i: number): string =>
 
 /** Rows `rows` (every row, in order, when omitted) of a non-null Utf8 column, their bytes copied. */
 export function takeUtf8(vector: Vector, rows?: ArrayLike<number>): Utf8Values {
+  if (rows === undefined) return wholeUtf8(vector);
   const parts = vector.data.map((data) => ({ length: data.length, offsets: data.valueOffsets as Int32Array, bytes: data.values as Uint8Array }));
   const starts = [0];
   for (const p of parts) starts.push(starts[starts.length - 1]! + p.length);
-  const n = rows === undefined ? vector.length : rows.length;
+  const n = rows.length;
   const offsets = new Int32Array(n + 1);
   // the part of the previous row first: rows mostly come in order
   let k = 0;
@@ -32,14 +33,33 @@ export function takeUtf8(vector: Vector, rows?: ArrayLike<number>): Utf8Values {
     return row - starts[k]!;
   };
   for (let j = 0; j < n; j++) {
-    const i = locate(rows === undefined ? j : rows[j]!);
+    const i = locate(rows[j]!);
     offsets[j + 1] = offsets[j]! + parts[k]!.offsets[i + 1]! - parts[k]!.offsets[i]!;
   }
   const bytes = new Uint8Array(offsets[n]!);
   for (let j = 0; j < n; j++) {
-    const i = locate(rows === undefined ? j : rows[j]!);
+    const i = locate(rows[j]!);
     const { offsets: from, bytes: source } = parts[k]!;
     bytes.set(source.subarray(from[i]!, from[i + 1]!), offsets[j]!);
+  }
+  return { offsets, bytes };
+}
+
+/** Every row of a non-null Utf8 column: each part's bytes copied at once, its offsets moved. */
+function wholeUtf8(vector: Vector): Utf8Values {
+  const offsets = new Int32Array(vector.length + 1);
+  let size = 0;
+  for (const data of vector.data) size += data.valueOffsets[data.length]! - data.valueOffsets[0]!;
+  const bytes = new Uint8Array(size);
+  let row = 0;
+  let at = 0;
+  for (const data of vector.data) {
+    const from = data.valueOffsets as Int32Array;
+    const first = from[0]!;
+    for (let i = 1; i <= data.length; i++) offsets[row + i] = at + from[i]! - first;
+    bytes.set((data.values as Uint8Array).subarray(first, from[data.length]!), at);
+    row += data.length;
+    at = offsets[row]!;
   }
   return { offsets, bytes };
 }

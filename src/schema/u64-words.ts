@@ -53,6 +53,16 @@ export function gatherU64<T extends BigUint64Array | BigInt64Array>(values: T, o
   return out;
 }
 
+/**
+ * values[order[k]] for every k, in an array of the same type. A plain loop: `TypedArray.from(order,
+ * fn)` goes through the iterator protocol and costs ~100 ns an element in V8, `order.map(fn)` ~10.
+ */
+export function gather<A extends Uint8Array | Uint16Array | Uint32Array>(values: A, order: Uint32Array): A {
+  const out = new (values.constructor as new (length: number) => A)(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = values[order[k]!]!;
+  return out;
+}
+
 /** A non-null Bool column's values as bytes (1 or 0), read from its bitmaps, in `order` when given. */
 export function boolBytes(vector: Vector, order?: Uint32Array): Uint8Array {
   const n = vector.length;

@@ -24,6 +24,7 @@ import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { sliceUtf8, takeUtf8, type Utf8Values } from '../ingest/utf8-values.js';
 import { AccountKeys, compactKeys, KEY_BATCH, keysMoved, type IdMove } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
+import { gather } from '../schema/u64-words.js';
 
 /**
  * The write-locked accounts of transactions: transaction i (a row of the columns) locks the keys
@@ -133,27 +134,28 @@ export function* residentSteps(
   accounts: ChunkAccounts = { lists: table.getChild('writable_accounts') },
 ): Steps<ResidentTransactions> {
   const { fees, nonVotes, votes } = splitVotes(columns);
-  const kept: number[] = [];
+  const best: number[] = [];
   const keptOffsets = new Uint32Array(fees.slots.length + 1);
   for (let b = 0; b < fees.slots.length; b++) {
-    kept.push(...bestFeePayers(fees, b));
-    keptOffsets[b + 1] = kept.length;
+    best.push(...bestFeePayers(fees, b));
+    keptOffsets[b + 1] = best.length;
   }
+  const kept = Uint32Array.from(best);
   // the input rows of the non-votes, then of the votes: their accounts are taken in that order, then split
   const order = new Uint32Array(columns.row.length);
-  order.set(take(columns.row, nonVotes));
-  order.set(take(columns.row, votes), nonVotes.length);
+  order.set(gather(columns.row, nonVotes));
+  order.set(gather(columns.row, votes), nonVotes.length);
   const both = 'file' in accounts
-    ? { ...accounts, rows: take(accounts.rows, order) }
-    : yield* accountSpans(accounts.lists, accounts.rows ? take(accounts.rows, order) : order, keys);
+    ? { ...accounts, rows: gather(accounts.rows, order) }
+    : yield* accountSpans(accounts.lists, accounts.rows ? gather(accounts.rows, order) : order, keys);
   const [nonVoteAccounts, voteAccounts] = splitAccounts(both, nonVotes.length);
   return {
     columns: fees,
     times: BigInt64Array.from(fees.slots, blockTime),
     accounts: nonVoteAccounts,
     voteAccounts,
-    kept: Uint32Array.from(kept), keptOffsets,
-    text: yield* keptText(table, Uint32Array.from(kept, (i) => order[i]!), keys),
+    kept, keptOffsets,
+    text: yield* keptText(table, gather(order, kept), keys),
   };
 }
 
@@ -175,13 +177,6 @@ function joinAccounts(a: FileAccounts, b: FileAccounts): FileAccounts {
   a.rows.forEach((row, i) => (rows[i] = a.first - first + row));
   b.rows.forEach((row, i) => (rows[a.rows.length + i] = b.first - first + row));
   return { file: a.file, first, rows };
-}
-
-/** values[order[i]] for each i, in an array of the same type. */
-function take<A extends Uint16Array | Uint32Array>(values: A, order: Uint32Array): A {
-  const out = (values instanceof Uint16Array ? new Uint16Array(order.length) : new Uint32Array(order.length)) as A;
-  for (let i = 0; i < order.length; i++) out[i] = values[order[i]!]!;
-  return out;
 }
 
 /** The key lists of rows `order` of `vector` as spans of ids in `keys` (interned from the UTF-8 bytes, a kernel batch at a time). */

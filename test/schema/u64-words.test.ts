@@ -5,7 +5,7 @@
 import { makeVector, Bool, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boolBytes, compareU64, gatherU64, sameU64, sumU64, wordsOf } from '../../src/schema/u64-words.js';
+import { boolBytes, compareU64, gather, gatherU64, sameU64, sumU64, wordsOf } from '../../src/schema/u64-words.js';
 
 const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
 // values near each other and at the word boundaries, so that ties and one-word differences come up
@@ -34,6 +34,17 @@ describe('u64 words', () => {
       }
       const order = Uint32Array.from(list.map((_, i) => list.length - 1 - i));
       expect(Array.from(gatherU64(array, order))).toEqual([...list].reverse());
+    }));
+  });
+
+  it('gather 8-, 16- and 32-bit columns as indexing does, in the same type', () => {
+    fc.assert(fc.property(fc.array(fc.nat(2 ** 32 - 1), { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 40 }), (list, picks) => {
+      const order = Uint32Array.from(picks, (p) => p % list.length);
+      for (const array of [Uint8Array.from(list), Uint16Array.from(list), Uint32Array.from(list)]) {
+        const out = gather(array, order);
+        expect(out.constructor).toBe(array.constructor);
+        expect(Array.from(out)).toEqual(Array.from(order, (i) => array[i]));
+      }
     }));
   });
 
