@@ -172,7 +172,9 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
     (opening ??= (async () => {
       // the database starts in its own thread when first needed (store.ts): answers from memory never wait for it
       store = openStore(() => platform.openSql());
-      return new IngestPipeline(store, [retention, ...priorityFees.observers, ...market.observers], hub);
+      const observers = [retention, ...priorityFees.observers, ...market.observers];
+      // the transactions' per-block forms are made in the kernel worker, a chunk ahead of its commit
+      return new IngestPipeline(store, observers, hub, (numbers) => kernelWorker.use((client) => client.transactionForms(numbers)));
     })());
   const hub = new SubscriptionHub({
     methods: METHOD_TABLE,

@@ -1,7 +1,7 @@
 /**
  * Kernel worker entry: a Node worker_thread or a browser module Web Worker. It exposes, over
  * Comlink, what is long enough to keep off the serving thread: the fee windows' statistics (the
- * fee kernels over up to an hour of samples) and Parquet decoding. It instantiates them lazily,
+ * fee kernels over up to an hour of samples), the transactions' per-block forms, and Parquet decoding. It instantiates them lazily,
  * because a browser module worker must call `expose` before any top-level await or it loses the
  * messages that arrive first (DESIGN.md 2).
  */
@@ -10,6 +10,7 @@ import { buffersOf, type KernelWorkerApi } from '../src/kernels/client.js';
 import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
 import { createParquetDecoder } from '../src/ingest/files/parquet-decoder.js';
 import { configureParquetWasm } from '../src/ingest/files/parquet-wasm.js';
+import { formsBuffers, transactionForms } from '../src/ingest/transaction-forms.js';
 
 let feeKernels: FeeKernels | undefined;
 const fees = (): FeeKernels => (feeKernels ??= createFeeKernels());
@@ -28,6 +29,11 @@ const api: KernelWorkerApi = {
     // allocated them: this worker seldom collects when it only computes (it held 80 MiB of old
     // samples after a load)
     return Comlink.transfer(stats, buffersOf(samples));
+  },
+  async transactionForms(numbers) {
+    const forms = transactionForms(numbers);
+    // the input's buffers go back too, for the serving thread's collector (as the samples' above)
+    return Comlink.transfer(forms, [...new Set([...formsBuffers(forms), ...buffersOf(numbers)])]);
   },
   async configureParquet(wasm) {
     configureParquetWasm({ build: 'esm', wasm });

@@ -42,12 +42,55 @@ export function withPriorityFees(table: Table): Table {
   return rowsToTable('transactions', rows);
 }
 
-/** Splits a chunk's transactions (priority fees present) into per-block columns ordered by (slot, index). */
-export function chunkTransactions(table: Table): ChunkTransactions {
+/**
+ * A chunk's transactions' numeric columns in table order (priority fees present): all that the
+ * per-block forms are made of, so that another thread can make them.
+ */
+export interface TransactionNumbers {
+  slot: BigUint64Array;
+  index: Uint32Array;
+  isVote: Uint8Array;
+  computeUnitPrice: BigUint64Array;
+  priorityFee: BigUint64Array;
+  computeUnitLimit: Uint32Array;
+  /** 0 where compute_units_consumed is null. */
+  computeUnitsConsumed: BigUint64Array;
+  /** 1 where compute_units_consumed is known, 0 where it is null. */
+  consumedKnown: Uint8Array;
+}
+
+/** The numeric columns of a chunk's transactions table (priority fees present): views of its buffers where it has one chunk. */
+export function transactionNumbers(table: Table): TransactionNumbers {
   const n = table.numRows;
-  const slot = table.getChild('slot')!.toArray() as BigUint64Array;
+  const u64 = (name: string) => table.getChild(name)!.toArray() as BigUint64Array;
+  const consumed = table.getChild('compute_units_consumed')!;
+  let computeUnitsConsumed = u64('compute_units_consumed');
+  const consumedKnown = new Uint8Array(n).fill(1);
+  if (consumed.nullCount > 0) {
+    computeUnitsConsumed = computeUnitsConsumed.slice(); // the values under a null are not ours to change
+    for (let i = 0; i < n; i++) {
+      if (consumed.isValid(i)) continue;
+      consumedKnown[i] = 0;
+      computeUnitsConsumed[i] = 0n;
+    }
+  }
+  return {
+    slot: u64('slot'),
+    index: table.getChild('index')!.toArray() as Uint32Array,
+    isVote: boolBytes(table.getChild('is_vote')!),
+    computeUnitPrice: u64('compute_unit_price'),
+    priorityFee: u64('priority_fee'),
+    computeUnitLimit: table.getChild('compute_unit_limit')!.toArray() as Uint32Array,
+    computeUnitsConsumed,
+    consumedKnown,
+  };
+}
+
+/** A chunk's transactions (its numeric columns) as per-block columns ordered by (slot, index). */
+export function chunkTransactions(numbers: TransactionNumbers): ChunkTransactions {
+  const { slot, index } = numbers;
+  const n = slot.length;
   const slotWords = wordsOf(slot);
-  const index = table.getChild('index')!.toArray() as Uint32Array;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const compare = (a: number, b: number) => compareU64(slotWords, a, b) || index[a]! - index[b]!;
@@ -55,28 +98,15 @@ export function chunkTransactions(table: Table): ChunkTransactions {
   for (let i = 1; i < n && sorted; i++) sorted = compare(i - 1, i) <= 0;
   if (!sorted) order.sort(compare);
 
-  const pick64 = (name: string) => gatherU64(table.getChild(name)!.toArray() as BigUint64Array, order);
-  const bools = (name: string) => boolBytes(table.getChild(name)!, order);
-  const limits = table.getChild('compute_unit_limit')!.toArray() as Uint32Array;
-  const consumed = table.getChild('compute_units_consumed')!;
-  const computeUnitsConsumed = pick64('compute_units_consumed');
-  const consumedKnown = new Uint8Array(n).fill(1);
-  if (consumed.nullCount > 0) {
-    for (let i = 0; i < n; i++) {
-      if (consumed.isValid(order[i])) continue;
-      consumedKnown[i] = 0;
-      computeUnitsConsumed[i] = 0n;
-    }
-  }
   const out: ChunkTransactions = {
     slots: [],
     offsets: new Uint32Array(0),
-    isVote: bools('is_vote'),
-    computeUnitPrice: pick64('compute_unit_price'),
-    priorityFee: pick64('priority_fee'),
-    computeUnitLimit: gather(limits, order),
-    computeUnitsConsumed,
-    consumedKnown,
+    isVote: gather(numbers.isVote, order),
+    computeUnitPrice: gatherU64(numbers.computeUnitPrice, order),
+    priorityFee: gatherU64(numbers.priorityFee, order),
+    computeUnitLimit: gather(numbers.computeUnitLimit, order),
+    computeUnitsConsumed: gatherU64(numbers.computeUnitsConsumed, order),
+    consumedKnown: gather(numbers.consumedKnown, order),
     index: gather(index, order),
     row: order,
   };

@@ -14,7 +14,7 @@ import type { ParquetDecoder } from './files/parquet-decoder.js';
 import { IncompleteBlocks } from './incomplete-blocks.js';
 import { planLoad } from './load-plan.js';
 import { decodeGetBlockFile, readTokenList, tokenNames, type TokenName } from './solana/index.js';
-import { emptyReport, mergeReport, type IngestPipeline, type IngestReport } from './pipeline.js';
+import { emptyReport, mergeReport, type IngestPipeline, type IngestReport, type StartedChunk } from './pipeline.js';
 import { mergeBySlot } from './slot-merge.js';
 import { validateRows, type ValidatedBatch } from './validate.js';
 
@@ -67,18 +67,26 @@ async function batchesOf(rows: Partial<Record<TableName, readonly object[]>>, so
 }
 
 /**
- * The items of `source`, the next one requested as soon as one is handed out: the next chunk is
- * read and decoded while the consumer commits this one (the store writes in its own thread).
+ * Chunks read ahead of the one being committed: the next ones are read, decoded and started
+ * (`IngestPipeline.start`: their transactions' forms made in the kernel worker) while the consumer
+ * commits this one. One ahead left the forms' worker starting each chunk's forms just as its commit
+ * began (the chunk after was not read yet), and the commit waited for them (~2 s of the hour's load).
  */
+const CHUNKS_AHEAD = 2;
+
+/** The items of `source`, `CHUNKS_AHEAD` of them requested before the consumer takes the first. */
 async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
   const items = source[Symbol.asyncIterator]();
+  const pending: Promise<IteratorResult<T>>[] = [];
   try {
-    let next = items.next();
     for (;;) {
-      const item = await next;
+      while (pending.length < CHUNKS_AHEAD) {
+        const next = items.next();
+        next.catch(() => undefined); // its error is thrown where it is awaited
+        pending.push(next);
+      }
+      const item = await pending.shift()!;
       if (item.done) return;
-      next = items.next();
-      next.catch(() => undefined); // its error is thrown where it is awaited, on the next turn
       yield item.value;
     }
   } finally {
@@ -88,7 +96,7 @@ async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
 
 /** Loads every input through the pipeline; returns the reconciled report. */
 export async function loadInputs(
-  inputs: readonly TableFileInput[], pipeline: Pick<IngestPipeline, 'commit'>, options: LoadOptions = {},
+  inputs: readonly TableFileInput[], pipeline: Pick<IngestPipeline, 'commit'> & Partial<Pick<IngestPipeline, 'start'>>, options: LoadOptions = {},
   /** Who decodes Parquet: an engine passes its kernel worker, so that decoding runs on the other core. */
   parquet?: ParquetDecoder,
 ): Promise<IngestReport> {
@@ -101,10 +109,10 @@ export async function loadInputs(
   const totalFiles = plan.tokenLists.length + plan.tokenTables.length + plan.rawBlocks.length + plan.slotTables.length;
   let files = 0;
   const progress = (file: string) => options.onProgress?.({ files, totalFiles, rows: report.read + own.read, blocks: report.blocks, file });
-  const commit = async (chunk: FileBatch[]) => {
+  const commit = async (chunk: FileBatch[], started?: StartedChunk) => {
     options.signal?.throwIfAborted();
     incomplete.observe(chunk);
-    mergeReport(report, await pipeline.commit(chunk));
+    mergeReport(report, await pipeline.commit(started ?? chunk));
     progress(chunk.at(-1)?.source ?? '');
   };
 
@@ -142,7 +150,11 @@ export async function loadInputs(
     }
   }
   const tableStreams = plan.slotTables.map((input) => readInSlotOrder(input, read, (w) => own.warnings.push(w)));
-  for await (const chunk of readAhead(mergeBySlot([rawBlocks(), ...tableStreams]))) await commit(chunk);
+  // each chunk started as it is read: its transactions' forms are made while the chunk before commits
+  async function* started(chunks: AsyncIterable<FileBatch[]>) {
+    for await (const chunk of chunks) yield { chunk, started: pipeline.start?.(chunk) };
+  }
+  for await (const { chunk, started: work } of readAhead(started(mergeBySlot([rawBlocks(), ...tableStreams])))) await commit(chunk, work);
   files += plan.slotTables.length;
 
   mergeReport(report, own);

@@ -22,7 +22,8 @@ import { residentSteps, type ResidentTransactions } from '../store/transaction-s
 import { chunkAccounts, type RowOrigins } from './chunk-accounts.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
-import { chunkTransactions, withPriorityFees, type ChunkTransactions } from './block-columns.js';
+import { transactionNumbers, withPriorityFees, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
+import { ownNumbers, transactionForms, type TransactionForms } from './transaction-forms.js';
 import type { FeeColumns } from './fee-columns.js';
 import { TimeSlices, yieldToEventLoop } from '../platform/event-loop.js';
 import { lowerBound } from '../windows/lower-bound.js';
@@ -149,6 +150,17 @@ export interface PipelineStreams {
   committed(chunk: CommittedChunk): Promise<void> | void;
 }
 
+/** Makes a chunk's transaction forms on another thread (the engine's kernel worker). */
+export type FormsMaker = (numbers: TransactionNumbers) => Promise<TransactionForms>;
+
+/** A chunk after `IngestPipeline.start`: its batches gathered by table, its transactions' forms under way. */
+export interface StartedChunk {
+  readonly batches: readonly ValidatedBatch[];
+  readonly parts: Partial<Record<TableName, TablePart>>;
+  /** The forms of the gathered transactions, every row (a commit that rejects some makes its own). */
+  readonly forms?: Promise<TransactionForms>;
+}
+
 const INGESTION_METHOD = 'chain::market::ingestion';
 /**
  * Commits whose store write may still be pending while the next one is prepared. A pending write
@@ -173,6 +185,8 @@ export class IngestPipeline {
     private readonly store: Store,
     private readonly observers: readonly ChunkObserver[] = [],
     private readonly streams?: PipelineStreams,
+    /** Where the transactions' forms are made (the pipeline makes them itself without). */
+    private readonly makeForms?: FormsMaker,
   ) {}
 
   /** The newest slot committed so far. */
@@ -187,8 +201,25 @@ export class IngestPipeline {
    * Chunks are committed one after another, in call order: batches still being validated hold
    * their chunk's place.
    */
-  commit(batches: readonly ValidatedBatch[] | PromiseLike<readonly ValidatedBatch[]>): Promise<IngestReport> {
-    return this.exclusive(async () => this.#commit(await batches));
+  commit(batches: readonly ValidatedBatch[] | StartedChunk | PromiseLike<readonly ValidatedBatch[]>): Promise<IngestReport> {
+    return this.exclusive(async () => {
+      const chunk = await batches;
+      return this.#commit('parts' in chunk ? chunk : this.start(chunk));
+    });
+  }
+
+  /**
+   * Starts what a chunk's commit needs of nothing committed before it: its transactions' forms,
+   * made on another thread (`makeForms`) while the serving thread commits the chunks before (a
+   * load starts each chunk as it is read). `commit` takes the started chunk.
+   */
+  start(batches: readonly ValidatedBatch[]): StartedChunk {
+    const parts = gather(batches);
+    const fees = parts.transactions?.table.getChild('priority_fee');
+    if (!this.makeForms || !fees || fees.nullCount > 0) return { batches, parts };
+    const forms = this.makeForms(ownNumbers(transactionNumbers(parts.transactions!.table)));
+    forms.catch(() => undefined); // made here instead, by the commit
+    return { batches, parts, forms };
   }
 
   /** Runs `task` between commits: no chunk is being prepared, committed or published meanwhile. */
@@ -198,7 +229,7 @@ export class IngestPipeline {
     return run;
   }
 
-  async #commit(batches: readonly ValidatedBatch[]): Promise<IngestReport> {
+  async #commit({ batches, parts, forms: started }: StartedChunk): Promise<IngestReport> {
     const received = monotonicNs();
     const startedAt = wallClockNs();
     const report = emptyReport();
@@ -206,7 +237,6 @@ export class IngestPipeline {
       report.read += batch.read;
       report.rejections.push(...batch.rejections);
     }
-    const parts = gather(batches);
     const rejectRow = (table: TableName, i: number, field: string, message: string) =>
       report.rejections.push({ ...origin(parts[table]!, i), field, message });
     /** Rejects the rows that repeat an earlier row's key (the slot, then `keys`), naming the last key column. */
@@ -283,6 +313,7 @@ export class IngestPipeline {
     };
     const slotRecords = new Map<bigint, { time: bigint; records: number }>();
     let tokens: Table | undefined;
+    let forms: TransactionForms | undefined;
     for (const name of TABLE_ORDER) {
       const part = parts[name];
       if (!part) continue;
@@ -292,7 +323,10 @@ export class IngestPipeline {
       if (name === 'tokens') tokens = view.tokens = table;
       if (name === 'transactions') {
         table = view.transactions = withPriorityFees(table);
-        view.transactionColumns = chunkTransactions(table);
+        // the forms started for every row of the chunk, unless rows were dropped or fees derived since (or the worker failed)
+        const made = table === part.table && started ? await started.catch(() => undefined) : undefined;
+        forms = made ?? transactionForms(table);
+        view.transactionColumns = forms.columns;
         if (slices.spent) await slices.next();
       }
       // trades stay with the market (its trade log), transactions in the resident segments; the rest go to DuckDB-WASM
@@ -300,7 +334,7 @@ export class IngestPipeline {
       else if (name === 'transactions') {
         const time = (slot: bigint) => blockTime.get(slot)!;
         const accounts = await chunkAccounts(table, part.batches, () => rowOrigins(part, keep.transactions));
-        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, view.transactionColumns, accounts));
+        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, forms, accounts));
         view.feeColumns = view.resident.columns;
         if (slices.spent) await slices.next();
       } else unit[name] = table;

@@ -6,6 +6,8 @@ import * as Comlink from 'comlink';
 import type { FeeSamples, SampleStats } from './fees.js';
 import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
 import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
+import type { TransactionNumbers } from '../ingest/block-columns.js';
+import type { TransactionForms } from '../ingest/transaction-forms.js';
 
 /** What workers/kernel.worker.ts exposes over Comlink. */
 export interface KernelWorkerApi {
@@ -13,6 +15,8 @@ export interface KernelWorkerApi {
   ready(): Promise<void>;
   /** Priority-fee statistics of one sample set (src/kernels/fees.ts). */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
+  /** A chunk's transaction forms (src/ingest/transaction-forms.ts), transferred back. */
+  transactionForms(numbers: TransactionNumbers): Promise<TransactionForms>;
   /** Where the worker's parquet-wasm (esm build) takes its wasm from: a page's `parquetWasm` setting. */
   configureParquet(wasm: PostableParquetWasm): Promise<void>;
   /** Parquet decoding (src/ingest/files/parquet-decoder.ts): each batch's IPC bytes transferred back. */
@@ -29,6 +33,11 @@ export interface KernelClient {
    * empty here after the call): give it arrays of their own (a fee window's gathered samples).
    */
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
+  /**
+   * A chunk's transaction forms from its numeric columns, which are transferred (give it arrays of
+   * their own: `ownNumbers`).
+   */
+  transactionForms(numbers: TransactionNumbers): Promise<TransactionForms>;
   /** Parquet files decoded in the worker, on the other core: a Node path or a browser File is read there. */
   readonly parquet: ParquetDecoder;
   /** Sets where the worker's parquet-wasm takes its wasm from (browsers; before the first Parquet file). */
@@ -79,6 +88,7 @@ export function createKernelClient(
 
   return {
     sampleStats: (samples) => call(() => remote.sampleStats(Comlink.transfer(samples, buffersOf(samples)))),
+    transactionForms: (numbers) => call(() => remote.transactionForms(Comlink.transfer(numbers, buffersOf(numbers)))),
     configureParquet: (wasm) => call(() => remote.configureParquet(wasm)),
     parquet: {
       open: (location, options) => call(() => remote.parquetOpen(location, options)),

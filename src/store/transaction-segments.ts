@@ -17,8 +17,9 @@
  * interns them when a local fee market first asks for its blocks (`ranges`).
  */
 import type { Data, List, Table, Utf8, Vector } from 'apache-arrow';
-import { bestFeePayers, chunkTransactions, type BlockColumns, type ChunkTransactions } from '../ingest/block-columns.js';
-import { sliceVotes, splitVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
+import type { BlockColumns } from '../ingest/block-columns.js';
+import { sliceVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
+import { transactionForms, type TransactionForms } from '../ingest/transaction-forms.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { sliceUtf8, takeUtf8, type Utf8Values } from '../ingest/utf8-values.js';
@@ -118,7 +119,7 @@ const adoptText = (text: KeptText, keys: AccountKeys): KeptText =>
 
 /**
  * A chunk's canonical transactions table as the store keeps it (`blockTime`: the time of each of
- * its slots; `columns`: its per-block columns, when the caller already made them); its accounts
+ * its slots; `forms`: its forms (transaction-forms.ts), when the caller already made them); its accounts
  * (the table's own column unless `accounts` says where they are) interned into `keys`, the store's
  * dictionary (`TransactionSegments.keys`: should the store compact it before this commit is
  * appended, the append moves the spans over), or left in their file.
@@ -130,17 +131,10 @@ export function residentTransactions(...args: Parameters<typeof residentSteps>):
 /** `residentTransactions` as Steps: it may pause between slices of the accounts' interning (~1 ms a mainnet block). */
 export function* residentSteps(
   table: Table, blockTime: (slot: bigint) => bigint, keys: AccountKeys = new AccountKeys(),
-  columns: ChunkTransactions = chunkTransactions(table),
+  forms: TransactionForms = transactionForms(table),
   accounts: ChunkAccounts = { lists: table.getChild('writable_accounts') },
 ): Steps<ResidentTransactions> {
-  const { fees, nonVotes, votes } = splitVotes(columns);
-  const best: number[] = [];
-  const keptOffsets = new Uint32Array(fees.slots.length + 1);
-  for (let b = 0; b < fees.slots.length; b++) {
-    best.push(...bestFeePayers(fees, b));
-    keptOffsets[b + 1] = best.length;
-  }
-  const kept = Uint32Array.from(best);
+  const { columns, fees, nonVotes, votes, kept, keptOffsets } = forms;
   // the input rows of the non-votes, then of the votes: their accounts are taken in that order, then split
   const order = new Uint32Array(columns.row.length);
   order.set(gather(columns.row, nonVotes));

@@ -2,8 +2,9 @@
  * Parquet reader. The file is decoded by a ParquetDecoder (parquet-wasm; in an engine, in its kernel
  * worker, on the other core), which reads it by random access (a Node path or a browser File, never
  * whole into memory) and hands over its row groups as Arrow record batches of at most `batchRows`
- * rows, one request at a time: memory holds about one row group. Each batch is validated here like
- * any other Arrow input.
+ * rows, the next requested as soon as one is handed over, so that the decoder works while this
+ * thread validates: memory holds about two batches. Each batch is validated here like any other
+ * Arrow input.
  *
  * Asked to (`keyListsInFile`), a transactions file's key-list columns stay in the file: the decoder
  * checks them and hands over the other columns; the batches name those columns as deferred, and the
@@ -86,14 +87,18 @@ export async function* readParquet(
     const deferred = inFile ? deferredColumns(location, opened.deferred, context.source, decoder, await stampOf(location)) : undefined;
     async function* batches(): AsyncGenerator<RecordBatch> {
       let rows = 0;
+      let next = decoder.next(handle);
       for (;;) {
         let parts;
         try {
-          parts = await decoder.next(handle);
+          parts = await next;
         } catch (error) {
           throw named(error, `not a readable Parquet file: a row group after ${rows} rows cannot be read: `);
         }
         if (parts === undefined) return;
+        // the decoder decodes the next batch while this one is validated and committed
+        next = decoder.next(handle);
+        next.catch(() => undefined); // thrown where it is awaited
         const [own, handedOver] = parts.map((bytes) => tableFromIPC(bytes).batches);
         for (const batch of own!) rows += batch.numRows;
         // a batch whose deferred columns failed the decoder's check comes with them, for the row path

@@ -1,0 +1,56 @@
+/**
+ * A chunk's transactions in the forms the engines read, made from its numeric columns alone:
+ * per-block columns ordered by (slot, index) (the block fee statistics), the non-votes' fee
+ * columns with the votes summarized (the resident store, fee windows and recommendations), and
+ * each block's best fee payers (the top lists). Nothing here needs the serving thread's state, so
+ * the kernel worker makes them while the serving thread commits the chunk before (pipeline.ts).
+ */
+import type { Table } from 'apache-arrow';
+import { bestFeePayers, chunkTransactions, transactionNumbers, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
+import { splitVotes, type FeeColumns } from './fee-columns.js';
+
+export interface TransactionForms {
+  /** Every transaction, votes included, per block. */
+  readonly columns: ChunkTransactions;
+  /** The non-votes per block, the votes summarized. */
+  readonly fees: FeeColumns;
+  /** Positions in `columns` of the non-votes and of the votes. */
+  readonly nonVotes: Uint32Array;
+  readonly votes: Uint32Array;
+  /** Positions in `fees` of each block's best fee payers, best first, block after block. */
+  readonly kept: Uint32Array;
+  /** Block b's are kept[keptOffsets[b]..keptOffsets[b + 1]). */
+  readonly keptOffsets: Uint32Array;
+}
+
+/** The forms of a chunk's transactions, from their numeric columns or their table (priority fees present). */
+export function transactionForms(input: TransactionNumbers | Table): TransactionForms {
+  const columns = chunkTransactions('numRows' in input ? transactionNumbers(input) : input);
+  const { fees, nonVotes, votes } = splitVotes(columns);
+  const best: number[] = [];
+  const keptOffsets = new Uint32Array(fees.slots.length + 1);
+  for (let b = 0; b < fees.slots.length; b++) {
+    best.push(...bestFeePayers(fees, b));
+    keptOffsets[b + 1] = best.length;
+  }
+  return { columns, fees, nonVotes, votes, kept: Uint32Array.from(best), keptOffsets };
+}
+
+/**
+ * `numbers` copied into buffers of their own, to transfer to another thread: a column may be a
+ * view of its batch's whole IPC message (cloned whole if sent as it is), or the table's own buffer.
+ */
+export function ownNumbers(numbers: TransactionNumbers): TransactionNumbers {
+  return Object.fromEntries(Object.entries(numbers).map(([name, column]) => [name, (column as Uint8Array).slice()])) as unknown as TransactionNumbers;
+}
+
+/** Every buffer behind `forms` (each once), to transfer them. */
+export function formsBuffers(forms: TransactionForms): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+    else if (value && typeof value === 'object' && !Array.isArray(value)) Object.values(value).forEach(visit);
+  };
+  visit(forms);
+  return [...buffers];
+}
