@@ -113,8 +113,10 @@ export class MarketEngine implements ChunkObserver, PruneListener {
         const updates = new BlockUpdates();
         if (this.demand.has(BLOCK)) for (const s of stats) updates.add(BLOCK, s.slot, s.time, blockTradesRecord(s));
         const blocks = new Map<bigint, { time: bigint; pairs: MarketPair[] }>();
+        let pair: MarketPair | undefined;
         for (const s of stats) {
-          const pair = this.#pair(s.base, s.quote);
+          // a chunk's statistics come pair after pair: the same pair's strings, looked up once a run
+          if (pair?.base !== s.base || pair.quote !== s.quote) pair = this.#pair(s.base, s.quote);
           this.#push(pair, s, updates);
           let block = blocks.get(s.slot);
           if (!block) blocks.set(s.slot, (block = { time: s.time, pairs: [] }));

@@ -31,14 +31,13 @@ export class UsdPrices {
       return r < 0 ? stable.length : r;
     };
     const latest = new Map(this.#latest);
-    const order = blocks.map((_, i) => i).sort((a, b) => {
-      const x = blocks[a]!;
-      const y = blocks[b]!;
-      return x.slot < y.slot ? -1 : x.slot > y.slot ? 1 : stableRank(x.quote) - stableRank(y.quote) || a - b;
-    });
+    // sorted on numbers made once (slots are below 2^53), not on BigInts and list lookups a comparison
+    const slot = blocks.map((b) => Number(b.slot));
+    const rank = blocks.map((b) => stableRank(b.quote));
+    const order = blocks.map((_, i) => i).sort((a, b) => slot[a]! - slot[b]! || rank[a]! - rank[b]! || a - b);
     for (const i of order) {
       const block = blocks[i]!;
-      if (stableRank(block.quote) < stable.length) {
+      if (rank[i]! < stable.length) {
         const known = latest.get(block.base);
         if (known?.slot !== block.slot) latest.set(block.base, { slot: block.slot, price: block.vwap });
         block.quoteUsd = 1;
