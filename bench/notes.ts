@@ -53,24 +53,23 @@ function e2eStages(f: Figure): string {
     `in the profiled run (slower than the timed one): ${serving('decode')} decoding (mapping the Arrow batches the kernel worker decoded ` +
     `from Parquet, the column checks), ${serving('compute')} on the methods' per-block state, ` +
     `${serving('store')} making what the store keeps (the rows for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere, ` +
-    'most of it garbage collection. Beside it the kernel worker decodes Parquet (parquet-wasm) and runs the kernels, and the ' +
-    'database writes in its own thread.';
+    'most of it garbage collection. Beside it the decoder worker decodes Parquet (parquet-wasm), the kernel worker makes the ' +
+    'transactions\' per-block forms and the fee windows\' statistics, and the database writes in its own thread.';
 }
 
-const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On two cores a load is bound by the CPU all its threads ' +
-  'spend, not by where: work moved to another thread measured no faster (a decode worker taking the column checks and the ' +
-  'accounts\' interning: 1.00-1.05x wall, 1.12-1.20x CPU; the dictionary of account keys in a worker of its own: 0.94x wall, more ' +
-  'CPU and 115 MiB more), while work not done pays: not starting DuckDB-WASM for a load took a quarter of its CPU, and the keys ' +
-  'kernels (the write-locked accounts interned and every key column checked in WebAssembly, 8 and 16 bytes at a time, instead of ' +
-  'a byte at a time in JavaScript) took the load to 0.84x wall on the 10 minutes and 0.82x on the hour; the key lists checked ' +
-  'where Parquet is decoded and left in the file, read back when a local fee market first asks (step 19), 0.92x on the 10 ' +
-  'minutes and 0.87x on the hour, the hour\'s peak 0.86x. What is left, from a profile of the 10-minute load: garbage collection ' +
-  '(~0.6 s: per-block objects, top-list entries, block statistics and stream updates as typed columns would cut it), the ' +
-  'chunk\'s columns, best fee payers and trades (~0.65 s), the market\'s per-block state (~0.4 s); in the kernel worker the key ' +
-  'lists still decoded to be checked (~0.8 s) and the signatures decoded for the best fee payers\' text (~0.5 s: read back when ' +
-  'the top list answers, they would not be decoded at all); more of the methods\' history computed on first ask (block fees and ' +
-  'closed fee windows are still made per block at load). The peers show the budget: they read only the columns the answers ' +
-  'need (not the accounts or signatures), vectorized, on every core.';
+const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On two cores work moved off the serving thread pays only ' +
+  'where that thread does not wait for it: the transactions\' per-block forms made in the kernel worker while the chunks before ' +
+  'commit, with the decoder asked for a batch ahead and two chunks read ahead, took the hour to 0.86x wall (step 32); moves the ' +
+  'thread waited for measured no faster (a decode worker taking the column checks and the accounts\' interning: 1.00-1.05x wall, ' +
+  '1.12-1.20x CPU; the block fee statistics with the forms: 1.13x, their chunk\'s forms started too late to be ready). Work not ' +
+  'done pays too: not starting DuckDB-WASM for a load took a quarter of its CPU, the keys kernels (8 and 16 bytes at a time in ' +
+  'WebAssembly) 0.84x, the key lists left in the file 0.87x on the hour. What is left, from a profile of the hour\'s load after ' +
+  'step 33 (21.4 s): the serving thread busy 18.6 s, of it garbage collection 3.0 s, the market\'s chunk work 5.7 s (its trade ' +
+  'columns 1.5, each pair\'s append and candle books 2.0, the trade log 0.7, the USD prices 0.7), the best fee payers\' text ' +
+  '1.5 s (a cache miss a row), the input\'s checks 1.0 s, the top lists 0.9 s, the block fee kernels 0.85 s; the decoder ' +
+  'worker busy 13.8 s. The market\'s chunk work and the input\'s checks can go to the workers as the forms did, started a chunk ' +
+  'ahead; the peers show the budget: they read only the columns the answers need (not the accounts or signatures), ' +
+  'vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -202,12 +201,14 @@ const ENTRIES: readonly Entry[] = [
           '~170 MiB (the decoded batches\' buffers and the objects of the last commits, garbage V8 has not collected yet). The ' +
           'serving thread holds ~580 MiB of ArrayBuffers (the fee columns of the 4.1 million non-vote transactions, 33 bytes ' +
           'each, ~130 MiB; the trades ~130 MiB, 83 of it their signatures as UTF-8; the text of each block\'s 100 best fee ' +
-          'payers ~75 MiB, the signatures as UTF-8, signer and program as ids; each transaction\'s row in the file, 47 MiB; ' +
+          'payers ~75 MiB, the signatures as UTF-8, signer and program as ids; each transaction\'s row in the file, 23 MiB; ' +
           'the pairs\' series ~55 MiB) and a JS heap of ~150 MiB (105 MiB live: every block fee record, ~3 KB each). The ' +
           'answers then add ~60-100 MiB of objects (100,915 candles, 8,750 block fee records), which are the caller\'s. ' +
           'glibc\'s allocator keeps ~90 MiB of freed large buffers (with MALLOC_MMAP_THRESHOLD_=65536 the peak measured 1,265 ' +
           'against 1,356 MiB). DuckDB-WASM is not started: its writes, about 10 MB, are held. With `retain` the same engine ' +
-          'is bounded by the retained span (the long-run family).'
+          'is bounded by the retained span (the long-run family). Since step 32 a load reads two chunks and each Parquet file a ' +
+          'batch ahead, so that the decoder and kernel workers keep working while the serving thread commits: ~60-95 MiB more ' +
+          'at the peak (1,336 against 1,275 MiB in the e2e runs before and after) for 0.86x the wall time.'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
@@ -220,7 +221,7 @@ const ENTRIES: readonly Entry[] = [
       close: t.kind === 'max-mib'
         ? 'The signatures of the trades and of the best fee payers left in the Parquet file and read back by row when answered, ' +
           'as the write-locked accounts are (~160 MiB); each transaction\'s file row as runs of rows with a bitmap of the ' +
-          'votes (~45 MiB); the block fee records as typed columns instead of objects (~25 MiB); fewer transient buffers ' +
+          'votes (~20 MiB); the block fee records as typed columns instead of objects (~25 MiB); fewer transient buffers ' +
           '(the copies a commit makes of its batches\' columns) for the collector to catch up with. Below 1 GiB at the last ' +
           'answer needs most of these.'
         : E2E_CLOSE,
