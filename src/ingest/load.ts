@@ -151,10 +151,10 @@ export async function loadInputs(
   }
   const tableStreams = plan.slotTables.map((input) => readInSlotOrder(input, read, (w) => own.warnings.push(w)));
   // each chunk started as it is read: its transactions' forms are made while the chunk before commits
-  async function* started(chunks: AsyncIterable<FileBatch[]>) {
+  async function* startEach(chunks: AsyncIterable<FileBatch[]>) {
     for await (const chunk of chunks) yield { chunk, started: pipeline.start?.(chunk) };
   }
-  for await (const { chunk, started: work } of readAhead(started(mergeBySlot([rawBlocks(), ...tableStreams])))) await commit(chunk, work);
+  for await (const { chunk, started } of readAhead(startEach(mergeBySlot([rawBlocks(), ...tableStreams])))) await commit(chunk, started);
   files += plan.slotTables.length;
 
   mergeReport(report, own);
