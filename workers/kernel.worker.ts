@@ -10,7 +10,7 @@ import { buffersOf, type KernelWorkerApi } from '../src/kernels/client.js';
 import { createFeeKernels, type FeeKernels } from '../src/kernels/fees.js';
 import { createParquetDecoder } from '../src/ingest/files/parquet-decoder.js';
 import { configureParquetWasm } from '../src/ingest/files/parquet-wasm.js';
-import { formsBuffers, transactionForms } from '../src/ingest/transaction-forms.js';
+import { transactionForms } from '../src/ingest/transaction-forms.js';
 
 let feeKernels: FeeKernels | undefined;
 const fees = (): FeeKernels => (feeKernels ??= createFeeKernels());
@@ -33,7 +33,7 @@ const api: KernelWorkerApi = {
   async transactionForms(numbers) {
     const forms = transactionForms(numbers);
     // the input's buffers go back too, for the serving thread's collector (as the samples' above)
-    return Comlink.transfer(forms, [...new Set([...formsBuffers(forms), ...buffersOf(numbers)])]);
+    return Comlink.transfer(forms, buffersOf(forms, numbers));
   },
   async configureParquet(wasm) {
     configureParquetWasm({ build: 'esm', wasm });

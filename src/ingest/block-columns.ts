@@ -30,13 +30,17 @@ export interface ChunkTransactions extends BlockColumns {
 }
 
 
+/** Whether some `priority_fee` of a transactions table is null (to be derived: `withPriorityFees`). */
+export function lacksPriorityFees(table: Table): boolean {
+  return (table.getChild('priority_fee')?.nullCount ?? 0) > 0;
+}
+
 /**
  * The transactions table with every null `priority_fee` derived (the same table when none is null).
  * Inputs that omit the column take the plain-row path: rare, and simple beats fast here.
  */
 export function withPriorityFees(table: Table): Table {
-  const fees = table.getChild('priority_fee');
-  if (!fees || fees.nullCount === 0) return table;
+  if (!lacksPriorityFees(table)) return table;
   const rows = tableToRows('transactions', table);
   for (const row of rows) row.priority_fee ??= priorityFeeOf(row.compute_unit_price, row.compute_unit_limit);
   return rowsToTable('transactions', rows);

@@ -22,7 +22,7 @@ import { residentSteps, type ResidentTransactions } from '../store/transaction-s
 import { chunkAccounts, type RowOrigins } from './chunk-accounts.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
-import { transactionNumbers, withPriorityFees, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
+import { lacksPriorityFees, transactionNumbers, withPriorityFees, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
 import { ownNumbers, transactionForms, type TransactionForms } from './transaction-forms.js';
 import type { FeeColumns } from './fee-columns.js';
 import { TimeSlices, yieldToEventLoop } from '../platform/event-loop.js';
@@ -215,9 +215,10 @@ export class IngestPipeline {
    */
   start(batches: readonly ValidatedBatch[]): StartedChunk {
     const parts = gather(batches);
-    const fees = parts.transactions?.table.getChild('priority_fee');
-    if (!this.makeForms || !fees || fees.nullCount > 0) return { batches, parts };
-    const forms = this.makeForms(ownNumbers(transactionNumbers(parts.transactions!.table)));
+    const table = parts.transactions?.table;
+    // fees to derive make another table at commit, whose forms the commit makes itself
+    if (!this.makeForms || !table || lacksPriorityFees(table)) return { batches, parts };
+    const forms = this.makeForms(ownNumbers(transactionNumbers(table)));
     forms.catch(() => undefined); // made here instead, by the commit
     return { batches, parts, forms };
   }

@@ -43,14 +43,3 @@ export function transactionForms(input: TransactionNumbers | Table): Transaction
 export function ownNumbers(numbers: TransactionNumbers): TransactionNumbers {
   return Object.fromEntries(Object.entries(numbers).map(([name, column]) => [name, (column as Uint8Array).slice()])) as unknown as TransactionNumbers;
 }
-
-/** Every buffer behind `forms` (each once), to transfer them. */
-export function formsBuffers(forms: TransactionForms): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  const visit = (value: unknown): void => {
-    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
-    else if (value && typeof value === 'object' && !Array.isArray(value)) Object.values(value).forEach(visit);
-  };
-  visit(forms);
-  return [...buffers];
-}

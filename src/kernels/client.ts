@@ -109,9 +109,16 @@ export function createKernelClient(
   };
 }
 
-/** The distinct buffers behind an object's typed-array fields (each may be transferred once). */
-export function buffersOf(columns: object): ArrayBuffer[] {
+/**
+ * The distinct buffers behind the typed arrays of `values` and of their fields, nested objects
+ * included (each may be transferred once).
+ */
+export function buffersOf(...values: object[]): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
-  for (const value of Object.values(columns)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+    else if (value && typeof value === 'object' && !Array.isArray(value)) Object.values(value).forEach(visit);
+  };
+  values.forEach(visit);
   return [...buffers];
 }
