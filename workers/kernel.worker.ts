@@ -51,6 +51,10 @@ const api: KernelWorkerApi = {
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   },
   parquetClose: (handle) => parquet.close(handle),
+  async parquetTake(location, held, rows) {
+    const text = await parquet.take(location, held, rows);
+    return Comlink.transfer(text, buffersOf(text));
+  },
 };
 
 const inBrowser = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';

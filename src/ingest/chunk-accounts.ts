@@ -51,7 +51,7 @@ export async function readBack({ file, first: base, rows }: FileAccounts): Promi
   let last = -1;
   for (const row of rows) (first = Math.min(first, row)), (last = Math.max(last, row));
   if (last < 0) return { lists: null, rows: new Uint32Array(0) };
-  const lists = (await file.read(base + first, base + last + 1)).getChild(COLUMN) as Vector<List<Utf8>> | null;
+  const lists = (await file.read(base + first, base + last + 1, [COLUMN])).getChild(COLUMN) as Vector<List<Utf8>> | null;
   const at = new Uint32Array(rows.length);
   for (let i = 0; i < rows.length; i++) at[i] = rows[i]! - first;
   return { lists, rows: at };

@@ -126,7 +126,7 @@ export async function loadInputs(
 
   // a tokens table names its mints as the dump's author meant: a raw block's row (names from a token list at best) does not overwrite it
   const tabled = new Set<string>();
-  const read = { batchRows: options.batchRows, parquet, keyListsInFile: options.accountsInFile ?? true };
+  const read = { batchRows: options.batchRows, parquet, keyListsInFile: options.accountsInFile ?? true, textHeld: true };
   for await (const chunk of mergeBySlot(plan.tokenTables.map((input) => readTableFile(input, read)))) {
     for (const batch of chunk) for (const mint of batch.rows.getChild('mint')?.toArray() ?? []) tabled.add(mint as string);
     await commit(chunk);

@@ -23,7 +23,8 @@ import { chunkAccounts, type RowOrigins } from './chunk-accounts.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { lacksPriorityFees, transactionNumbers, withPriorityFees, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
-import { ownNumbers, transactionForms, type TransactionForms } from './transaction-forms.js';
+import { keptRows, ownNumbers, transactionForms, type TransactionForms } from './transaction-forms.js';
+import { chunkText, textInFile, withText, type RowText } from './chunk-text.js';
 import type { FeeColumns } from './fee-columns.js';
 import { TimeSlices, yieldToEventLoop } from '../platform/event-loop.js';
 import { lowerBound } from '../windows/lower-bound.js';
@@ -159,6 +160,8 @@ export interface StartedChunk {
   readonly parts: Partial<Record<TableName, TablePart>>;
   /** The forms of the gathered transactions, every row (a commit that rejects some makes its own). */
   readonly forms?: Promise<TransactionForms>;
+  /** The text of those forms' kept rows, where the table left it in its file (taken once the forms are made). */
+  readonly text?: Promise<RowText>;
 }
 
 const INGESTION_METHOD = 'chain::market::ingestion';
@@ -220,7 +223,11 @@ export class IngestPipeline {
     if (!this.makeForms || !table || lacksPriorityFees(table)) return { batches, parts };
     const forms = this.makeForms(ownNumbers(transactionNumbers(table)));
     forms.catch(() => undefined); // made here instead, by the commit
-    return { batches, parts, forms };
+    if (!textInFile(table)) return { batches, parts, forms };
+    const part = parts.transactions!;
+    const text = forms.then((made) => chunkText(table, part.batches, () => rowOrigins(part, undefined), keptRows(made)));
+    text.catch(() => undefined); // taken by the commit instead
+    return { batches, parts, forms, text };
   }
 
   /** Runs `task` between commits: no chunk is being prepared, committed or published meanwhile. */
@@ -230,7 +237,7 @@ export class IngestPipeline {
     return run;
   }
 
-  async #commit({ batches, parts, forms: started }: StartedChunk): Promise<IngestReport> {
+  async #commit({ batches, parts, forms: started, text: startedText }: StartedChunk): Promise<IngestReport> {
     const received = monotonicNs();
     const startedAt = wallClockNs();
     const report = emptyReport();
@@ -318,7 +325,10 @@ export class IngestPipeline {
     for (const name of TABLE_ORDER) {
       const part = parts[name];
       if (!part) continue;
-      let table = keep[name] ? select(name, part.table, keep[name]!) : part.table;
+      // rows dropped or fees derived rebuild the table row by row: with the text its file holds
+      const rebuilt = name === 'transactions' && (keep[name] || lacksPriorityFees(part.table));
+      const whole = rebuilt ? await withText(part.table, part.batches, () => rowOrigins(part, undefined)) : part.table;
+      let table = keep[name] ? select(name, whole, keep[name]!) : whole;
       if (table.numRows === 0) continue;
       if ((name === 'blocks' || name === 'trades') && retimed.changed) table = retime(name, table, retimed.time);
       if (name === 'tokens') tokens = view.tokens = table;
@@ -334,8 +344,12 @@ export class IngestPipeline {
       if (name === 'trades') view.trades = table;
       else if (name === 'transactions') {
         const time = (slot: bigint) => blockTime.get(slot)!;
-        const accounts = await chunkAccounts(table, part.batches, () => rowOrigins(part, keep.transactions));
-        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, forms, accounts));
+        const origins = () => rowOrigins(part, keep.transactions);
+        const accounts = await chunkAccounts(table, part.batches, origins);
+        // the text taken for the forms started, else (a table that left it in its file) taken now
+        const taken = table === part.table && startedText ? await startedText.catch(() => undefined) : undefined;
+        const text = taken ?? (textInFile(table) ? await chunkText(table, part.batches, origins, keptRows(forms!)) : undefined);
+        unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, forms, accounts, text));
         view.feeColumns = view.resident.columns;
         if (slices.spent) await slices.next();
       } else unit[name] = table;

@@ -8,6 +8,7 @@
 import type { Table } from 'apache-arrow';
 import { bestFeePayers, chunkTransactions, transactionNumbers, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
 import { splitVotes, type FeeColumns } from './fee-columns.js';
+import { gather } from '../schema/u64-words.js';
 
 export interface TransactionForms {
   /** Every transaction, votes included, per block. */
@@ -35,6 +36,9 @@ export function transactionForms(input: TransactionNumbers | Table): Transaction
   }
   return { columns, fees, nonVotes, votes, kept: Uint32Array.from(best), keptOffsets };
 }
+
+/** The table rows of the kept transactions, in `kept` order: those whose text the store keeps. */
+export const keptRows = (forms: TransactionForms): Uint32Array => gather(forms.columns.row, gather(forms.nonVotes, forms.kept));
 
 /**
  * `numbers` copied into buffers of their own, to transfer to another thread: a column may be a

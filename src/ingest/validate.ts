@@ -4,6 +4,7 @@
  * rejection is data naming the source, the row and the field.
  */
 import type { Table } from 'apache-arrow';
+import type { Utf8Values } from './utf8-values.js';
 import { parseIsoTimestamp, parseUnixSeconds, NS_PER_SECOND } from '../schema/time.js';
 import { MAX_TRANSACTION_KEYS, TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
 import { TableBuilder } from './arrow.js';
@@ -48,8 +49,14 @@ export interface DeferredColumns {
   readonly source: string;
   /** The columns left in the file. */
   readonly columns: readonly string[];
-  /** Rows [from, to) of the file (0-based), those columns only. */
-  read(from: number, to: number): Promise<Table>;
+  /** Rows [from, to) of the file (0-based), the `columns` asked (every one left in the file by default). */
+  read(from: number, to: number, columns?: readonly string[]): Promise<Table>;
+  /**
+   * Text columns among them that the decoder holds while the file loads: rows `rows` (0-based,
+   * any order) of each, its UTF-8 values in `columns` order (read back from the file for rows it
+   * no longer holds).
+   */
+  readonly text?: { readonly columns: readonly string[]; take(rows: Uint32Array): Promise<Utf8Values[]> };
 }
 
 /** The reason a value was refused; returned (not thrown) by the normalisers. */

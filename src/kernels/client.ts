@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import type { FeeSamples, SampleStats } from './fees.js';
 import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
+import type { Utf8Values } from '../ingest/utf8-values.js';
 import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
 import type { TransactionNumbers } from '../ingest/block-columns.js';
 import type { TransactionForms } from '../ingest/transaction-forms.js';
@@ -24,6 +25,7 @@ export interface KernelWorkerApi {
   parquetNext(handle: number): Promise<Uint8Array[] | undefined>;
   parquetReadRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array>;
   parquetClose(handle: number): Promise<void>;
+  parquetTake(location: ParquetLocation, held: { columns: string[]; key: string }, rows: Uint32Array): Promise<Utf8Values[]>;
 }
 
 /** The kernels, running in a worker. */
@@ -95,6 +97,7 @@ export function createKernelClient(
       next: (handle) => call(() => remote.parquetNext(handle)),
       close: (handle) => call(() => remote.parquetClose(handle)),
       readRows: (location, columns, from, to) => call(() => remote.parquetReadRows(location, columns, from, to)),
+      take: (location, held, rows) => call(() => remote.parquetTake(location, held, rows)),
     },
     ready: () =>
       call(() => remote.ready()).catch(async (error: unknown) => {

@@ -19,10 +19,11 @@
 import type { Data, List, Table, Utf8, Vector } from 'apache-arrow';
 import type { BlockColumns } from '../ingest/block-columns.js';
 import { sliceVotes, voteCount, type FeeColumns } from '../ingest/fee-columns.js';
-import { transactionForms, type TransactionForms } from '../ingest/transaction-forms.js';
+import { keptRows, transactionForms, type TransactionForms } from '../ingest/transaction-forms.js';
+import { tableText, type RowText } from '../ingest/chunk-text.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
-import { sliceUtf8, takeUtf8, type Utf8Values } from '../ingest/utf8-values.js';
+import { sliceUtf8, type Utf8Values } from '../ingest/utf8-values.js';
 import { AccountKeys, compactKeys, KEY_BATCH, keysMoved, type IdMove } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 import { gather } from '../schema/u64-words.js';
@@ -92,12 +93,12 @@ function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<BlockColumns, Fee
   return Object.fromEntries(FEE_COLUMNS.map((name) => [name, make(name)])) as Pick<BlockColumns, FeeColumn>;
 }
 
-/** Rows `rows` of `table`'s text, the signers and programs interned into `keys`. */
-function* keptText(table: Table, rows: Uint32Array, keys: AccountKeys): Steps<KeptText> {
+/** The kept rows' text as kept: the signers and programs interned into `keys`. */
+function* keptText(text: RowText, keys: AccountKeys): Steps<KeptText> {
   return {
-    signature: takeUtf8(table.getChild('signature')!, rows),
-    signer: yield* keys.internValues(takeUtf8(table.getChild('signer')!, rows)),
-    program: yield* keys.internValues(takeUtf8(table.getChild('program')!, rows)),
+    signature: text.signature,
+    signer: yield* keys.internValues(text.signer),
+    program: yield* keys.internValues(text.program),
     keys,
   };
 }
@@ -133,6 +134,8 @@ export function* residentSteps(
   table: Table, blockTime: (slot: bigint) => bigint, keys: AccountKeys = new AccountKeys(),
   forms: TransactionForms = transactionForms(table),
   accounts: ChunkAccounts = { lists: table.getChild('writable_accounts') },
+  /** The kept rows' text (`keptRows(forms)`), when the table does not hold it (chunk-text.ts). */
+  text?: RowText,
 ): Steps<ResidentTransactions> {
   const { columns, fees, nonVotes, votes, kept, keptOffsets } = forms;
   // the input rows of the non-votes, then of the votes: their accounts are taken in that order, then split
@@ -149,7 +152,7 @@ export function* residentSteps(
     accounts: nonVoteAccounts,
     voteAccounts,
     kept, keptOffsets,
-    text: yield* keptText(table, gather(order, kept), keys),
+    text: yield* keptText(text ?? tableText(table, keptRows(forms)), keys),
   };
 }
 

@@ -76,6 +76,7 @@ export function joinUnits(units: readonly ReplayUnit[]): ValidatedBatch[] {
       read: parts.reduce((n, p) => n + p.read, 0),
       rowNumbers: origin.rowNumbers?.slice(start, end),
       rejections: parts.flatMap((p) => p.rejections),
+      ...(origin.deferred ? { deferred: origin.deferred } : {}),
     };
   };
   for (const unit of units) {
@@ -117,6 +118,8 @@ function piecesBySlot(batch: ValidatedBatch, slots: BigUint64Array): [bigint, Va
     read: n,
     rowNumbers: batch.rowNumbers ? Array.from({ length: n }, (_, i) => batch.rowNumbers![index(i)]!) : undefined,
     rejections: [],
+    // columns left in the file stay there: a piece's rows keep their row numbers in it
+    ...(batch.deferred ? { deferred: batch.deferred } : {}),
   });
   let sorted = true;
   for (let i = 1; i < slots.length && sorted; i++) sorted = slots[i - 1]! <= slots[i]!;

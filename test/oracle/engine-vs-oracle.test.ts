@@ -2,13 +2,22 @@
  * Every method against the independent oracle (test/oracle): two engines over the same seeded data
  * set (data.ts), one fed block by block and in chunks through `ingest` with custom options (a
  * custom stablecoin list with USDT first, a block CU limit, saturatedFillPct, minSamples, outlier
- * threshold), one through `load` of NDJSON with the defaults and 5 minutes of retention. Every
+ * threshold), one through `load` of NDJSON with the defaults and 5 minutes of retention, and one
+ * through `load` of Parquet files in small row groups (the transactions' text and accounts left
+ * with the decoder; the first half of the blocks with their priority fees given, the rest derived,
+ * which rebuilds those chunks with their text taken back). Every
  * window value each method accepts, as of several times (before the data, on a block's exact
  * time, across window boundaries, in gaps, after the data) and live, with limits and pair filters;
  * field for field on the wire envelope.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTableFileWriter } from '../../src/ingest/files/node-sink.js';
 import { createEngine, type Engine } from '../../src/index.node.js';
+import { priorityFeeOf } from '../../src/schema/amounts.js';
+import type { TableName, TransactionRow } from '../../src/schema/tables.js';
 import { differences } from './compare.js';
 import { buildOracleData, ndjsonFiles, SOL, USDC, USDT } from './data.js';
 import { FEE_WINDOWS, MARKET_WINDOWS, RECO_WINDOWS, wireTime } from './format.js';
@@ -51,6 +60,8 @@ interface Subject {
 
 let ingested: Engine;
 let loaded: Engine;
+let fromParquet: Engine;
+let parquetDir: string;
 const SUBJECTS: Subject[] = [
   {
     name: 'ingest, custom options',
@@ -67,7 +78,29 @@ const SUBJECTS: Subject[] = [
       retainNs: 300_000_000_000n,
     }),
   },
+  {
+    name: 'load of Parquet, defaults',
+    engine: () => fromParquet,
+    oracle: new Oracle(data, { minSamples: 100, blockCuLimit: 60_000_000n, saturatedFillPct: 90, stablecoins: [USDC, USDT], outlierThreshold: 0.25 }),
+  },
 ];
+
+/** The data set as Parquet files of 300-row groups; the first half of the blocks' transactions with their priority fees given. */
+async function writeParquet(dir: string): Promise<void> {
+  const write = async (table: TableName, rows: object[]) => {
+    const writer = await createTableFileWriter(join(dir, `${table}.parquet`), 'parquet', table, { rowGroupRows: 300 });
+    await writer.write(rows as never);
+    await writer.close();
+  };
+  const half = data.blocks[data.blocks.length >> 1]!.slot;
+  await write('tokens', data.tokens);
+  await write('blocks', data.chunks.flatMap((c) => c.blocks));
+  await write('transactions', data.chunks.flatMap((c) => c.transactions).map((t) => {
+    const tx = t as unknown as TransactionRow;
+    return tx.slot < half && tx.priority_fee == null ? { ...tx, priority_fee: priorityFeeOf(tx.compute_unit_price, tx.compute_unit_limit) } : tx;
+  }));
+  await write('trades', data.chunks.flatMap((c) => c.trades));
+}
 
 beforeAll(async () => {
   ingested = await createEngine({
@@ -84,11 +117,18 @@ beforeAll(async () => {
   loaded = await createEngine({ retain: '5m' });
   const report = await loaded.load(ndjsonFiles(data));
   expect(report.rejected).toBe(data.rejectedTrades.length);
+  parquetDir = mkdtempSync(join(tmpdir(), 'chainlens-oracle-parquet-'));
+  await writeParquet(parquetDir);
+  fromParquet = await createEngine();
+  const parquetReport = await fromParquet.load(parquetDir, { batchRows: 250 });
+  expect(parquetReport.rejected).toBe(data.rejectedTrades.length);
 }, 120_000);
 
 afterAll(async () => {
   await ingested?.close();
   await loaded?.close();
+  await fromParquet?.close();
+  if (parquetDir) rmSync(parquetDir, { recursive: true, force: true });
 });
 
 /** Asks the engine (JSON-RPC envelope) and the oracle, and compares. */

@@ -95,7 +95,7 @@ export async function* validateRecordBatches(
     }
   }
   for await (const batch of batches) {
-    const canonical = validator.read === 0 ? canonicalBatch(validator.table, batch) : undefined;
+    const canonical = validator.read === 0 ? canonicalBatch(validator.table, batch, deferred?.columns) : undefined;
     if (canonical) {
       kept.push(canonical);
       keptRows += canonical.numRows;

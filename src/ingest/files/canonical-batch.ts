@@ -53,15 +53,16 @@ function nulls(type: DataType, length: number): Data {
 
 /**
  * The batch as a canonical batch of `table` when every column is canonical and every value passes;
- * undefined otherwise (the row path then finds and names the bad rows).
+ * undefined otherwise (the row path then finds and names the bad rows). Columns `leftInFile` were
+ * checked where the file was decoded and stay there: nulls here, required or not.
  */
-export function canonicalBatch(table: TableName, batch: RecordBatch): RecordBatch | undefined {
+export function canonicalBatch(table: TableName, batch: RecordBatch, leftInFile: readonly string[] = []): RecordBatch | undefined {
   const schema = arrowSchema(table);
   const children: Data[] = [];
   for (const column of TABLES[table].columns) {
     const index = batch.schema.fields.findIndex((f) => f.name === column.name);
     if (index < 0) {
-      if (!column.optional) return undefined;
+      if (!column.optional && !leftInFile.includes(column.name)) return undefined;
       children.push(nulls(arrowType(column.kind), batch.numRows));
       continue;
     }

@@ -7,13 +7,17 @@
  * Key-list columns (the write-locked and read-only accounts: most of a transactions file's bytes,
  * and read by few answers) can be left in the file: the decoder checks them where it decodes them
  * and hands over the other columns only; the reader reads them back, by row, when an answer first
- * needs them (`readRows`).
+ * needs them (`readRows`). Text columns (a transactions file's signatures, signers and programs:
+ * most of the rest, and kept for a few rows a block) can be held: checked where decoded, kept in
+ * the decoder's memory and handed over only for the rows asked (`take`).
  */
-import { tableFromIPC } from 'apache-arrow';
+import { tableFromIPC, type Table } from 'apache-arrow';
 import { isKeyListField, keyListsPass } from './key-lists.js';
-import { keyListColumns } from './parquet-ffi.js';
+import { keyListColumns, utf8Columns } from './parquet-ffi.js';
+import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
 import { loadParquetWasm } from './parquet-wasm.js';
 import { iterate } from './source.js';
+import { pickUtf8, type Utf8Values } from '../utf8-values.js';
 
 /** Where a Parquet file is, in a form that can cross to a worker: a Node path, a Blob (a browser File), or bytes. */
 export type ParquetLocation = { path: string } | { blob: Blob } | { bytes: Uint8Array };
@@ -30,6 +34,13 @@ export interface ParquetReadOptions {
    * handed over without them; one that does not, with them, so that the reader names its bad rows.
    */
   deferKeyLists?: string[];
+  /**
+   * Utf8 columns to check in the decoder and hold there (`take` hands over chosen rows): each
+   * value present, and those of `publicKeys` base58 public keys. A batch whose values do not all
+   * pass is handed over with them (and with its deferred key lists), so that the reader names its
+   * bad rows.
+   */
+  holdText?: { columns: string[]; publicKeys: string[] };
 }
 
 /** An open file: its handle, its Arrow schema (IPC stream bytes) and the columns it leaves in the file. */
@@ -38,7 +49,10 @@ export interface OpenedParquet {
   schema: Uint8Array;
   /** The `deferKeyLists` columns the file has with the canonical type. */
   deferred: string[];
+  /** The `holdText` columns the file has as Utf8, and the key `take` finds their batches by. */
+  held?: { columns: string[]; key: string };
 }
+
 
 /** Opens Parquet files and hands out their record batches, one request at a time. */
 export interface ParquetDecoder {
@@ -56,6 +70,12 @@ export interface ParquetDecoder {
   close(handle: number): Promise<void>;
   /** Rows [from, to) of a file's `columns`, as Arrow IPC stream bytes. */
   readRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array>;
+  /**
+   * Rows `rows` (0-based, any order) of a file's held text columns (`OpenedParquet.held`), a
+   * Utf8Values per column: from the batches the decoder still holds, read back from the file
+   * for rows it no longer does.
+   */
+  take(location: ParquetLocation, held: { columns: string[]; key: string }, rows: Uint32Array): Promise<Utf8Values[]>;
 }
 
 const PAR1 = [0x50, 0x41, 0x52, 0x31];
@@ -93,12 +113,30 @@ type StreamedBatch = {
 
 interface OpenFile {
   free(): void;
+  location: ParquetLocation;
   batches: AsyncIterator<StreamedBatch>;
-  /** The deferred columns' batches, in step with `batches`, and where the file is. */
-  deferred?: { columns: string[]; batches: AsyncIterator<StreamedBatch>; location: ParquetLocation };
+  /** The deferred key lists' batches, in step with `batches`. */
+  deferred?: { columns: string[]; batches: AsyncIterator<StreamedBatch> };
+  /** The held text columns' batches, in step with `batches`; which must be public keys. */
+  text?: { columns: string[]; key: string; batches: AsyncIterator<StreamedBatch>; publicKeys: boolean[] };
   /** Rows handed out so far. */
   rows: number;
 }
+
+/** A batch of held text: rows [first, first + rows) of the file opened as `key`, in parquet-wasm's memory. */
+interface HeldText {
+  readonly key: string;
+  readonly first: number;
+  readonly rows: number;
+  readonly ffi: { arrayAddr(): number; free(): void };
+}
+
+/**
+ * Batches of text held at most. A load takes each chunk's rows a chunk or two after decoding them,
+ * and taking frees the batches before the rows taken, so a few are held at a time; a batch evicted
+ * before it is taken is read back from the file.
+ */
+const MAX_HELD_TEXT = 8;
 
 type ParquetFile = Awaited<ReturnType<Awaited<ReturnType<typeof loadParquetWasm>>['ParquetFile']['fromFile']>>;
 
@@ -126,10 +164,37 @@ async function keyListsHold(batch: StreamedBatch): Promise<boolean> {
   }
 }
 
+/** Whether every value of a held batch's text columns is present, and those of `publicKeys` public keys. */
+async function textHolds(ffi: HeldText['ffi'], publicKeys: readonly boolean[]): Promise<boolean> {
+  const columns = utf8Columns((await loadParquetWasm()).wasmMemory().buffer, ffi.arrayAddr());
+  return columns !== undefined && columns.every((c, i) =>
+    c.nullCount === 0 && (!publicKeys[i] || allPublicKeysUtf8(c.bytes, c.offsets, 0, c.length)));
+}
+
+/** The record batches of Utf8 `columns` read back from row `first` of a file: each batch's first row there, and its columns' buffers. */
+function utf8Parts(table: Table, columns: string[], first: number): { first: number; columns: Utf8Values[] }[] {
+  let at = first;
+  return table.batches.map((batch) => {
+    const part = { first: at, columns: columns.map((name) => {
+      const data = batch.getChild(name)!.data[0]!;
+      return { offsets: data.valueOffsets as Int32Array, bytes: data.values as Uint8Array };
+    }) };
+    at += batch.numRows;
+    return part;
+  });
+}
+
 /** A decoder running parquet-wasm in this thread (the kernel worker hosts one). */
 export function createParquetDecoder(): ParquetDecoder {
   const files = new Map<number, OpenFile>();
   let nextHandle = 1;
+  // keys of held text name this decoder too: a decoder in a new worker numbers its files anew
+  const instance = Math.random().toString(36).slice(2);
+  let held: HeldText[] = [];
+  const hold = (batch: HeldText) => {
+    held.push(batch);
+    while (held.length > MAX_HELD_TEXT) held.shift()!.ffi.free();
+  };
   const close = async (handle: number) => {
     files.get(handle)?.free();
     files.delete(handle);
@@ -142,17 +207,24 @@ export function createParquetDecoder(): ParquetDecoder {
         const fields = tableFromIPC(schema).schema.fields;
         const names = options.columns ?? fields.map((f) => f.name);
         const deferred = fields.filter((f) => options.deferKeyLists?.includes(f.name) && names.includes(f.name) && isKeyListField(f)).map((f) => f.name);
+        const text = fields.filter((f) => options.holdText?.columns.includes(f.name) && names.includes(f.name) && String(f.type) === 'Utf8').map((f) => f.name);
         const read = (columns?: string[]) =>
           file.stream({ batchSize: options.batchRows, concurrency: 1, ...(columns ? { columns } : {}) }) as Promise<ReadableStream<StreamedBatch>>;
-        const stream = await read(options.columns || deferred.length > 0 ? names.filter((n) => !deferred.includes(n)) : undefined);
+        const left = [...deferred, ...text];
+        const stream = await read(options.columns || left.length > 0 ? names.filter((n) => !left.includes(n)) : undefined);
         const handle = nextHandle++;
+        const key = `${instance}:${handle}`;
         files.set(handle, {
           free: () => file.free(),
+          location,
           batches: iterate(stream),
-          deferred: deferred.length === 0 ? undefined : { columns: deferred, batches: iterate(await read(deferred)), location },
+          deferred: deferred.length === 0 ? undefined : { columns: deferred, batches: iterate(await read(deferred)) },
+          text: text.length === 0 ? undefined : {
+            columns: text, key, batches: iterate(await read(text)), publicKeys: text.map((name) => options.holdText!.publicKeys.includes(name)),
+          },
           rows: 0,
         });
-        return { handle, schema, deferred };
+        return { handle, schema, deferred, ...(text.length > 0 ? { held: { columns: text, key } } : {}) };
       } catch (error) {
         file.free();
         throw new Error(`not a readable Parquet file: ${String((error as Error)?.message ?? error)}`);
@@ -170,16 +242,66 @@ export function createParquetDecoder(): ParquetDecoder {
       const first = file.rows;
       file.rows += rows;
       const bytes = next.value.intoIPCStream();
-      if (!file.deferred) return [bytes];
-      const deferred = await file.deferred.batches.next();
-      // both streams cut the same row groups into batches of the same size
-      if (deferred.done || deferred.value.numRows !== rows) throw new Error('the deferred columns\' batches do not match the others\'');
-      if (await keyListsHold(deferred.value)) return [bytes];
-      // handed over for the reader to name the bad rows (read again: the check consumed the batch)
-      return [bytes, await readRows(file.deferred.location, file.deferred.columns, first, first + rows)];
+      // the other streams cut the same row groups into batches of the same size
+      const inStep = async (stream: AsyncIterator<StreamedBatch>) => {
+        const batch = await stream.next();
+        if (batch.done || batch.value.numRows !== rows) throw new Error('the deferred columns\' batches do not match the others\'');
+        return batch.value;
+      };
+      const listsHold = !file.deferred || await keyListsHold(await inStep(file.deferred.batches));
+      let textPasses = true;
+      if (file.text) {
+        const ffi = (await inStep(file.text.batches)).intoFFI();
+        textPasses = await textHolds(ffi, file.text.publicKeys);
+        if (textPasses) hold({ key: file.text.key, first, rows, ffi });
+        else ffi.free();
+      }
+      if (listsHold && textPasses) return [bytes];
+      // every column left in the file handed over, for the reader to name the bad rows (read again: the check consumed the batch)
+      const left = [...(file.deferred?.columns ?? []), ...(file.text?.columns ?? [])];
+      return [bytes, await readRows(file.location, left, first, first + rows)];
     },
     close,
     readRows,
+    async take(location, { columns, key }, rows) {
+      const mine = held.filter((batch) => batch.key === key);
+      // the batch holding each row (-1: none any longer, read back from the file in one read of the rows those span)
+      const holder = new Int32Array(rows.length);
+      let first = Infinity;
+      let last = -1;
+      let least = Infinity;
+      const holds = (k: number, row: number) => row >= mine[k]!.first && row < mine[k]!.first + mine[k]!.rows;
+      for (let j = 0, k = -1; j < rows.length; j++) {
+        const row = rows[j]!;
+        // the previous row's batch first: rows come in runs of a batch
+        if (k < 0 || !holds(k, row)) for (k = mine.length - 1; k >= 0 && !holds(k, row); k--);
+        holder[j] = k;
+        if (k < 0) (first = Math.min(first, row)), (last = Math.max(last, row));
+        least = Math.min(least, row);
+      }
+      const read = last < 0 ? [] : utf8Parts(tableFromIPC(await readRows(location, columns, first, last + 1)), columns, first);
+      // views made after the read: decoding may have grown parquet-wasm's memory
+      const memory = (await loadParquetWasm()).wasmMemory().buffer;
+      const views = mine.map((batch) => utf8Columns(memory, batch.ffi.arrayAddr())!);
+      // each row's place: a held batch's row, or a row of a part read back
+      const part = new Int32Array(rows.length);
+      for (let j = 0; j < rows.length; j++) {
+        if (holder[j]! >= 0) continue;
+        let p = read.length - 1;
+        while (read[p]!.first > rows[j]!) p--;
+        part[j] = p;
+      }
+      const index = (j: number) => rows[j]! - (holder[j]! >= 0 ? mine[holder[j]!]!.first : read[part[j]!]!.first);
+      const out = columns.map((_, c) =>
+        pickUtf8(rows.length, (j) => (holder[j]! >= 0 ? views[holder[j]!]![c]! : read[part[j]!]!.columns[c]!), index));
+      // a load takes rows in file order: the batches before the rows taken are done with
+      held = held.filter((batch) => {
+        const done = batch.key === key && batch.first + batch.rows <= least;
+        if (done) batch.ffi.free();
+        return !done;
+      });
+      return out;
+    },
   };
 }
 

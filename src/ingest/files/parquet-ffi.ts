@@ -1,8 +1,8 @@
 /**
- * A record batch of key-list columns read where parquet-wasm decoded it: through the Arrow C data
- * interface (its `intoFFI`), as views of parquet-wasm's memory, so that checking them allocates no
- * JavaScript buffers (copying each batch out as IPC made the worker collect garbage every few
- * batches, and cost more than the check).
+ * A record batch of key-list or Utf8 columns read where parquet-wasm decoded it: through the Arrow C
+ * data interface (its `intoFFI`), as views of parquet-wasm's memory, so that checking them (and
+ * copying out a few rows of text) allocates no JavaScript buffers (copying each batch out as IPC
+ * made the worker collect garbage every few batches, and cost more than the check).
  */
 import type { KeyListBuffers } from './key-lists.js';
 
@@ -48,6 +48,32 @@ export function keyListColumns(memory: ArrayBuffer, at: number): KeyListBuffers[
       keyNulls: keys.nullCount,
       keyBytes: new Uint8Array(memory, keys.buffer(2)),
       keyOffsets: new Int32Array(memory, keys.buffer(1) + 4 * keys.offset, keys.length + 1),
+    };
+  });
+}
+
+/** A Utf8 column's buffers: value i is bytes[offsets[i]..offsets[i + 1]). */
+export interface Utf8Buffers {
+  readonly length: number;
+  readonly nullCount: number;
+  readonly offsets: Int32Array;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The Utf8 columns of the struct array (a record batch) at `at` of `memory`, as views of it: valid
+ * until that memory grows or the batch is freed (undefined for a batch read otherwise).
+ */
+export function utf8Columns(memory: ArrayBuffer, at: number): Utf8Buffers[] | undefined {
+  const batch = arrowArray(memory, at);
+  if (batch.offset !== 0) return undefined;
+  return Array.from({ length: batch.children }, (_, c) => {
+    const column = batch.child(c);
+    return {
+      length: column.length,
+      nullCount: column.nullCount,
+      offsets: new Int32Array(memory, column.buffer(1) + 4 * column.offset, column.length + 1),
+      bytes: new Uint8Array(memory, column.buffer(2)),
     };
   });
 }

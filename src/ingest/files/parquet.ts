@@ -9,6 +9,9 @@
  * Asked to (`keyListsInFile`), a transactions file's key-list columns stay in the file: the decoder
  * checks them and hands over the other columns; the batches name those columns as deferred, and the
  * resident transactions read the write-locked accounts back when a local fee market first needs them.
+ * Asked to (`textHeld`), its text columns (signature, signer, program: most of the other bytes,
+ * and kept for each block's best fee payers only) stay with the decoder likewise, checked there and
+ * held while the file loads: a commit takes the rows it keeps (`DeferredColumns.text`).
  */
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { TRANSACTIONS } from '../../schema/tables.js';
@@ -16,7 +19,7 @@ import type { DeferredColumns } from '../validate.js';
 import { joinColumns, validateRecordBatches } from './arrow-rows.js';
 import { canonicalSchema } from './canonical-batch.js';
 import { tableFromColumns } from './detect.js';
-import { createParquetDecoder, type ParquetDecoder, type ParquetLocation } from './parquet-decoder.js';
+import { createParquetDecoder, type OpenedParquet, type ParquetDecoder, type ParquetLocation } from './parquet-decoder.js';
 import type { FileBatch, ReaderContext } from './reader.js';
 
 let inThisThread: ParquetDecoder | undefined;
@@ -25,6 +28,11 @@ export const localParquetDecoder = (): ParquetDecoder => (inThisThread ??= creat
 
 /** The key-list columns of a transactions file, which can stay in the file. */
 const KEY_LISTS = TRANSACTIONS.columns.filter((column) => column.kind === 'keys').map((column) => column.name);
+/** Its text columns, which the decoder can hold; those that are public keys. */
+const TEXT = {
+  columns: TRANSACTIONS.columns.filter((column) => column.kind === 'utf8' || column.kind === 'mint').map((column) => column.name),
+  publicKeys: TRANSACTIONS.columns.filter((column) => column.kind === 'mint').map((column) => column.name),
+};
 
 /** What identifies this version of the file, where the platform does not check it itself (a Node path). */
 async function stampOf(location: ParquetLocation): Promise<string | undefined> {
@@ -33,22 +41,27 @@ async function stampOf(location: ParquetLocation): Promise<string | undefined> {
   return fileStamp(location.path);
 }
 
-/** The columns a file left with the decoder, read back through it by row. */
-function deferredColumns(location: ParquetLocation, columns: string[], source: string, decoder: ParquetDecoder, stamp: string | undefined): DeferredColumns {
+/** The columns a file left with the decoder, read back through it by row; the text it holds, taken from it. */
+function deferredColumns(
+  location: ParquetLocation, opened: OpenedParquet, source: string, decoder: ParquetDecoder, stamp: string | undefined,
+): DeferredColumns {
+  const { held } = opened;
+  const columns = [...opened.deferred, ...(held?.columns ?? [])];
   return {
     source,
     columns,
-    async read(from, to) {
-      const failed = (why: string) => new Error(`${source}: its ${columns.join(', ')} (left in the file at load) cannot be read back: ${why}`);
+    async read(from, to, asked = columns) {
+      const failed = (why: string) => new Error(`${source}: its ${asked.join(', ')} (left in the file at load) cannot be read back: ${why}`);
       if (stamp !== undefined && stamp !== (await stampOf(location).catch(() => 'gone'))) {
         throw failed('the file changed or went away since it was loaded');
       }
       try {
-        return tableFromIPC(await decoder.readRows(location, columns, from, to));
+        return tableFromIPC(await decoder.readRows(location, [...asked], from, to));
       } catch (error) {
         throw failed(String((error as Error)?.message ?? error));
       }
     },
+    ...(held ? { text: { columns: held.columns, take: (rows: Uint32Array) => decoder.take(location, held, rows) } } : {}),
   };
 }
 
@@ -60,31 +73,36 @@ export async function* readParquet(
   location: ParquetLocation, context: ReaderContext, decoder: ParquetDecoder = localParquetDecoder(),
   /** Leave a transactions file's key-list columns in the file (a path or a Blob: bytes would be held whole). */
   keyListsInFile = false,
+  /** Hold a transactions file's text columns in the decoder. */
+  textHeld = false,
 ): AsyncGenerator<FileBatch> {
   const named = (error: unknown, where = '') =>
     new Error(`${context.source}: ${where}${String((error as Error)?.message ?? error)}`);
-  const open = async (deferKeyLists: boolean) => {
+  const open = async (deferKeyLists: boolean, holdText: boolean) => {
     try {
-      return await decoder.open(location, { batchRows: context.batchRows, ...(deferKeyLists ? { deferKeyLists: KEY_LISTS } : {}) });
+      return await decoder.open(location, {
+        batchRows: context.batchRows, ...(deferKeyLists ? { deferKeyLists: KEY_LISTS } : {}), ...(holdText ? { holdText: TEXT } : {}),
+      });
     } catch (error) {
       // the decoder's own messages say what is wrong; anything else is parquet-wasm failing on the bytes
       const told = /^(truncated|not a readable)/.test(String((error as Error)?.message));
       throw named(error, told ? '' : 'not a readable Parquet file (the decoder failed on its bytes): ');
     }
   };
-  let opened = await open(keyListsInFile && !('bytes' in location));
+  let opened = await open(keyListsInFile && !('bytes' in location), textHeld);
   let { handle } = opened;
   try {
     const schema = tableFromIPC(opened.schema).schema;
-    // only a transactions file's accounts are read back (another table's are not canonical columns), and only
-    // where its batches can be kept as they are (the row path would read every batch's lists back): else opened again
-    const inFile = opened.deferred.length > 0 && canonicalSchema('transactions', schema)
+    // only a transactions file's columns are left with the decoder (another table's are not canonical columns), and only
+    // where its batches can be kept as they are (the row path would read every batch's back): else opened again
+    const left = opened.deferred.length > 0 || opened.held !== undefined;
+    const inFile = left && canonicalSchema('transactions', schema)
       && (context.table ?? tableFromColumns(schema.fields.map((f) => f.name), context.source)) === 'transactions';
-    if (opened.deferred.length > 0 && !inFile) {
+    if (left && !inFile) {
       await decoder.close(handle);
-      ({ handle } = opened = await open(false));
+      ({ handle } = opened = await open(false, false));
     }
-    const deferred = inFile ? deferredColumns(location, opened.deferred, context.source, decoder, await stampOf(location)) : undefined;
+    const deferred = inFile ? deferredColumns(location, opened, context.source, decoder, await stampOf(location)) : undefined;
     async function* batches(): AsyncGenerator<RecordBatch> {
       let rows = 0;
       let next = decoder.next(handle);

@@ -47,6 +47,12 @@ export interface ReadTableOptions {
    * needed). Default false: every column is in the batches.
    */
   keyListsInFile?: boolean;
+  /**
+   * A Parquet transactions file's text columns (signature, signer, program) are checked where
+   * decoded and held there while the file loads, its batches naming them as deferred: a commit
+   * takes the rows it keeps (an engine's load). Default false: every column is in the batches.
+   */
+  textHeld?: boolean;
 }
 
 /** The bytes of an input, whichever way it holds them. */
@@ -97,6 +103,6 @@ export async function* readTableFile(input: TableFileInput, options: ReadTableOp
     case 'ndjson': yield* readNdjson(source.chunks(), context); break;
     case 'csv': yield* readCsv(source.chunks(), context); break;
     case 'arrow': yield* readArrowIpc(source, context); break;
-    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet, options.keyListsInFile); break;
+    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet, options.keyListsInFile, options.textHeld); break;
   }
 }

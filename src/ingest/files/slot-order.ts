@@ -26,7 +26,7 @@ export async function* readInSlotOrder(
   }
   // held whole and sorted: every column read (rows made into objects keep no deferred columns)
   const batches: FileBatch[] = [];
-  for await (const batch of readTableFile(input, { ...options, keyListsInFile: false })) batches.push(batch);
+  for await (const batch of readTableFile(input, { ...options, keyListsInFile: false, textHeld: false })) batches.push(batch);
   if (await slotsAscending(batches.map((b) => slotValues(b.rows)))) {
     yield* batches;
     return;

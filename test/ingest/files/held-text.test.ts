@@ -1,0 +1,146 @@
+/**
+ * A transactions file's text columns (signature, signer, program) held by the Parquet decoder while
+ * the file loads (files/parquet-decoder.ts `holdText`, `take`):
+ *   - the batches handed over lack them; `take` gives any rows, in the order asked (across batches,
+ *     repeated, in reverse), from the batches held and, for those no longer held, read back from
+ *     the file: against the rows written, multi-byte text included;
+ *   - a batch with a signer that is not a public key, or a null signature, is handed over with its
+ *     text (and the reader's row path names the row and field); the batches around it are held;
+ *   - the same through the kernel worker (the engine's decoder), buffers transferred.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableFromIPC } from 'apache-arrow';
+import { createTableFileWriter } from '../../../src/ingest/files/node-sink.js';
+import { createParquetDecoder, type OpenedParquet, type ParquetDecoder } from '../../../src/ingest/files/parquet-decoder.js';
+import { readTableFile } from '../../../src/ingest/files/read.js';
+import { utf8At, type Utf8Values } from '../../../src/ingest/utf8-values.js';
+import { startNodeKernelWorker } from '../../../src/kernels/worker-node.js';
+import type { TransactionRow } from '../../../src/schema/tables.js';
+import { mulberry32 } from '../../helpers/prng.js';
+import { base58 } from '../../helpers/reference-accounts.js';
+
+const rand = mulberry32(0x7e47);
+const int = (n: number) => Math.floor(rand() * n);
+const key = () => base58(Uint8Array.from({ length: 32 }, () => int(256)));
+const KEYS = Array.from({ length: 30 }, key);
+const TEXT = { columns: ['signature', 'signer', 'program'], publicKeys: ['signer', 'program'] };
+const ROW_GROUP = 250;
+const BATCH = 100;
+
+/** 2,000 transactions over 40 slots; signatures of any length, some multi-byte. */
+const ROWS: TransactionRow[] = Array.from({ length: 2_000 }, (_, i) => ({
+  slot: 1_000n + BigInt(i >> 6), index: i & 63,
+  signature: i % 7 === 0 ? `sïg-${i}-€-${'x'.repeat(int(90))}` : base58(Uint8Array.from({ length: 64 }, () => int(256))),
+  signer: KEYS[int(KEYS.length)]!, program: KEYS[int(5)]!,
+  is_vote: rand() < 0.3, failed: false, compute_unit_price: BigInt(int(1_000)), compute_unit_limit: 200_000,
+  compute_units_consumed: 1_000n, priority_fee: null, writable_accounts: [KEYS[int(KEYS.length)]!],
+}));
+
+let dir: string;
+async function writeFile(name: string, rows: readonly TransactionRow[]): Promise<string> {
+  const path = join(dir, name);
+  const writer = await createTableFileWriter(path, 'parquet', 'transactions', { rowGroupRows: ROW_GROUP });
+  await writer.write(rows);
+  await writer.close();
+  return path;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chainlens-held-text-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const strings = (values: Utf8Values, n: number) => Array.from({ length: n }, (_, i) => utf8At(values, i));
+
+/** Every batch of an open file: its rows there and the column names handed over. */
+async function readAll(decoder: ParquetDecoder, opened: OpenedParquet, first = 0): Promise<{ first: number; rows: number; names: string[] }[]> {
+  const batches = [];
+  for (let parts = await decoder.next(opened.handle); parts; parts = await decoder.next(opened.handle)) {
+    const tables = parts.map((bytes) => tableFromIPC(bytes));
+    batches.push({ first, rows: tables[0]!.numRows, names: tables.flatMap((t) => t.schema.fields.map((f) => f.name)) });
+    first += tables[0]!.numRows;
+  }
+  return batches;
+}
+
+/** `take` of `rows` against the rows written. */
+async function expectTaken(decoder: ParquetDecoder, path: string, opened: OpenedParquet, rows: number[]): Promise<void> {
+  const taken = await decoder.take({ path }, opened.held!, Uint32Array.from(rows));
+  expect(opened.held!.columns).toEqual(TEXT.columns);
+  TEXT.columns.forEach((name, c) => {
+    expect(strings(taken[c]!, rows.length), name).toEqual(rows.map((r) => ROWS[r]![name as 'signature']));
+  });
+}
+
+describe.each([
+  ['in this thread', async () => ({ decoder: createParquetDecoder(), close: async () => {} })],
+  ['in the kernel worker', async () => {
+    const client = await startNodeKernelWorker();
+    return { decoder: client.parquet, close: () => client.close() };
+  }],
+] as const)('text held by the Parquet decoder, %s', (_, start) => {
+  it('the batches lack the text; take gives any rows in the order asked, held or read back', async () => {
+    const path = await writeFile('clean.parquet', ROWS);
+    const { decoder, close } = await start();
+    try {
+      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      // rows of the first batches, asked before the file is read on: held
+      const parts = (await decoder.next(opened.handle))!;
+      expect(parts.length).toBe(1);
+      await expectTaken(decoder, path, opened, [99, 0, 42, 42, 7]);
+      const batches = await readAll(decoder, opened, tableFromIPC(parts[0]!).numRows);
+      expect(batches.at(-1)!.first + batches.at(-1)!.rows).toBe(ROWS.length);
+      // row groups of 250 cut into batches of 100, 100 and 50: more than eight batches, so the first were let go
+      expect(batches.length).toBeGreaterThan(8);
+      for (const { names } of batches) expect(names.filter((n) => TEXT.columns.includes(n))).toEqual([]);
+      // the last batches are held; the first ones were let go (taken past, or evicted): read back
+      const rows = [1_999, 1_900, 3, 1_000, 250, 249, 1_950, 0, 1_999];
+      await expectTaken(decoder, path, opened, rows);
+      await expectTaken(decoder, path, opened, Array.from({ length: 500 }, () => int(ROWS.length)));
+    } finally {
+      await close();
+    }
+  });
+
+  it('a batch whose text fails its check comes with it; the others are held', async () => {
+    const bad = ROWS.map((row, i) => (i === 1_234 ? { ...row, signer: 'not a key!' } : row));
+    const path = await writeFile('bad.parquet', bad);
+    const { decoder, close } = await start();
+    try {
+      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      const batches = await readAll(decoder, opened);
+      for (const { first, rows, names } of batches) {
+        const holdsBad = first <= 1_234 && 1_234 < first + rows;
+        expect(names.filter((n) => TEXT.columns.includes(n)), `batch at ${first}`).toEqual(holdsBad ? TEXT.columns : []);
+      }
+      // the batches after it are held
+      await expectTaken(decoder, path, opened, [1_999, 1_990]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+it('a load holding the text names a bad signer\'s row and field, as reading it whole does, and keeps every other row', async () => {
+  const bad = ROWS.map((row, i) => (i === 777 ? { ...row, signer: 'not a key!' } : row));
+  const path = await writeFile('bad-load.parquet', bad);
+  const read = async (textHeld: boolean) => {
+    const batches = [];
+    for await (const batch of readTableFile({ name: 'transactions.parquet', path }, { batchRows: BATCH, textHeld })) batches.push(batch);
+    return batches;
+  };
+  const [held, whole] = [await read(true), await read(false)];
+  const rejections = (batches: typeof held) => batches.flatMap((b) => b.rejections);
+  expect(rejections(held)).toEqual(rejections(whole));
+  expect(rejections(held)).toMatchObject([{ row: 778, field: 'signer' }]);
+  const kept = (batches: typeof held) => batches.reduce((n, b) => n + b.rows.numRows, 0);
+  expect(kept(held)).toBe(ROWS.length - 1);
+  // the held batches name their text as left in the file, with a take for it
+  expect(held.filter((b) => b.deferred?.text).length).toBeGreaterThan(0);
+  const sample = held.find((b) => b.deferred?.text)!;
+  const taken = await sample.deferred!.text!.take(Uint32Array.from([Number(sample.rowNumbers![0]) - 1]));
+  expect(utf8At(taken[0]!, 0)).toBe(ROWS[Number(sample.rowNumbers![0]) - 1]!.signature);
+});
