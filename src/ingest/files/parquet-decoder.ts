@@ -97,12 +97,13 @@ export async function truncatedParquet(blob: Blob): Promise<string | undefined> 
     + 'the footer that holds its schema and row groups is missing)';
 }
 
-async function blobOf(location: ParquetLocation): Promise<Blob> {
-  if ('blob' in location) return location.blob;
-  if ('bytes' in location) return new Blob([location.bytes as BlobPart]);
+/** The bytes at `location` as a Blob parquet-wasm can read by range, and what to do when done with them. */
+async function blobOf(location: ParquetLocation): Promise<{ blob: Blob; close?: () => Promise<void> }> {
+  if ('blob' in location) return { blob: location.blob };
+  if ('bytes' in location) return { blob: new Blob([location.bytes as BlobPart]) };
   // Node only, loaded only for a path, so that browsers never load node:fs
-  const { pathSource } = await import('./node-source.js');
-  return pathSource(location.path).blob();
+  const { fileRanges } = await import('./node-source.js');
+  return fileRanges(location.path);
 }
 
 type StreamedBatch = {
@@ -140,16 +141,24 @@ const MAX_HELD_TEXT = 8;
 
 type ParquetFile = Awaited<ReturnType<Awaited<ReturnType<typeof loadParquetWasm>>['ParquetFile']['fromFile']>>;
 
-/** The file at `location`, opened by parquet-wasm (the caller frees it). */
-async function openFile(location: ParquetLocation): Promise<ParquetFile> {
-  const blob = await blobOf(location);
-  const truncated = await truncatedParquet(blob);
-  if (truncated) throw new Error(truncated);
-  const parquet = await loadParquetWasm();
+/** The file at `location`, opened by parquet-wasm, and how to free it and its source (the caller does). */
+async function openFile(location: ParquetLocation): Promise<{ file: ParquetFile; free(): void }> {
+  const { blob, close } = await blobOf(location);
+  const closeSource = () => void close?.().catch(() => undefined);
   try {
-    return await parquet.ParquetFile.fromFile(blob);
+    const truncated = await truncatedParquet(blob);
+    if (truncated) throw new Error(truncated);
+    const parquet = await loadParquetWasm();
+    let file: ParquetFile;
+    try {
+      file = await parquet.ParquetFile.fromFile(blob);
+    } catch (error) {
+      throw new Error(`not a readable Parquet file: ${String((error as Error)?.message ?? error)}`);
+    }
+    return { file, free: () => (file.free(), closeSource()) };
   } catch (error) {
-    throw new Error(`not a readable Parquet file: ${String((error as Error)?.message ?? error)}`);
+    closeSource();
+    throw error;
   }
 }
 
@@ -201,7 +210,7 @@ export function createParquetDecoder(): ParquetDecoder {
   };
   return {
     async open(location, options) {
-      const file = await openFile(location);
+      const { file, free } = await openFile(location);
       try {
         const schema = file.schema().intoIPCStream();
         const fields = tableFromIPC(schema).schema.fields;
@@ -215,7 +224,7 @@ export function createParquetDecoder(): ParquetDecoder {
         const handle = nextHandle++;
         const key = `${instance}:${handle}`;
         files.set(handle, {
-          free: () => file.free(),
+          free,
           location,
           batches: iterate(stream),
           deferred: deferred.length === 0 ? undefined : { columns: deferred, batches: iterate(await read(deferred)) },
@@ -226,7 +235,7 @@ export function createParquetDecoder(): ParquetDecoder {
         });
         return { handle, schema, deferred, ...(text.length > 0 ? { held: { columns: text, key } } : {}) };
       } catch (error) {
-        file.free();
+        free();
         throw new Error(`not a readable Parquet file: ${String((error as Error)?.message ?? error)}`);
       }
     },
@@ -307,11 +316,11 @@ export function createParquetDecoder(): ParquetDecoder {
 
 /** Rows [from, to) of a file's `columns`, as Arrow IPC stream bytes. */
 async function readRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array> {
-  const file = await openFile(location);
+  const { file, free } = await openFile(location);
   try {
     const table = await file.read({ columns, offset: from, limit: to - from, batchSize: Math.max(1, to - from) });
     return table.intoIPCStream();
   } finally {
-    file.free();
+    free();
   }
 }
