@@ -7,7 +7,8 @@
  */
 import type { Table } from 'apache-arrow';
 import { decimalAmount, tradePrice } from '../schema/amounts.js';
-import { pairKey } from './pairs.js';
+import { AccountKeys } from '../store/account-keys.js';
+import { runToEnd } from '../platform/event-loop.js';
 import { boolBytes, compareU64, gatherU64, HIGH, LOW, wordsOf } from '../schema/u64-words.js';
 
 /** One pair's trades: rows [from, to) of the chunk columns. */
@@ -84,6 +85,15 @@ function priceAt(t: TradeAmounts, i: number): number {
 
 const made = new WeakMap<Table, ChunkTrades>();
 
+/**
+ * The mints trades name, interned from their UTF-8 bytes: one dictionary for the process, as the
+ * mints are few (a token universe) and recur in every chunk.
+ */
+let mints: AccountKeys | undefined;
+/** Each interned mint's text, made once. */
+const mintNames: string[] = [];
+const mintName = (id: number): string => (mintNames[id] ??= mints!.keyOf(id));
+
 /** `chunkTrades` of a chunk's table, made once for every engine that reads it. */
 export function chunkTradesOf(table: Table): ChunkTrades {
   let trades = made.get(table);
@@ -108,18 +118,19 @@ export function chunkTrades(table: Table): ChunkTrades {
     quoteDecimals: table.getChild('quote_decimals')!.toArray() as Uint8Array,
   };
 
-  const pairIds = new Map<string, number>();
+  // each row's pair from its mints' ids: no string is made per row (that was most of this pass)
+  const baseIds = runToEnd((mints ??= new AccountKeys()).internRows(bases));
+  const quoteIds = runToEnd(mints.internRows(quotes));
+  const pairIds = new Map<number, number>();
   const pairOf = new Int32Array(n);
   const pairNames: [string, string][] = [];
   for (let i = 0; i < n; i++) {
-    const base = bases.get(i) as string;
-    const quote = quotes.get(i) as string;
-    const key = pairKey(base, quote);
+    const key = baseIds[i]! * 2 ** 32 + quoteIds[i]!;
     let id = pairIds.get(key);
     if (id === undefined) {
       id = pairNames.length;
       pairIds.set(key, id);
-      pairNames.push([base, quote]);
+      pairNames.push([mintName(baseIds[i]!), mintName(quoteIds[i]!)]);
     }
     pairOf[i] = id;
   }
