@@ -80,13 +80,17 @@ function slotColumn(rows: Table): SlotColumn | null {
   if (column && rows.numRows > 0) {
     const slots = column.toArray() as BigUint64Array;
     const words = wordsOf(slots);
-    let min = 0;
-    let max = 0;
     let sorted = true;
-    for (let i = 1; i < slots.length; i++) {
-      if (compareU64(words, i, i - 1) < 0) sorted = false;
-      if (compareU64(words, i, min) < 0) min = i;
-      if (compareU64(words, i, max) > 0) max = i;
+    for (let i = 1; i < slots.length && sorted; i++) sorted = compareU64(words, i, i - 1) >= 0;
+    // in slot order (as dumps are) the bounds are the ends; else one more pass finds them
+    let min = 0;
+    let max = slots.length - 1;
+    if (!sorted) {
+      max = 0;
+      for (let i = 1; i < slots.length; i++) {
+        if (compareU64(words, i, min) < 0) min = i;
+        if (compareU64(words, i, max) > 0) max = i;
+      }
     }
     known = { slots, min: slots[min]!, max: slots[max]!, sorted };
   }
