@@ -63,12 +63,22 @@ export function encodeFloat32(value: number | null): string | null {
   return float32Text(f);
 }
 
+/**
+ * The fewest significant digits that round-trip, found by bisection over 1..9 (9 always do): if p
+ * digits round-trip so do p + 1, as the nearest point of the finer grid of decimals is at least as
+ * near. Most values need 6 to 9, which counting up from 1 reached after 6 to 9 toPrecision calls.
+ */
 function shortestFloat32(f: number): string {
-  // 9 significant digits always identify a float32, so the loop returns by then
-  for (let precision = 1; ; precision++) {
-    const candidate = Number(f.toPrecision(precision));
-    if (Math.fround(candidate) === f) return plainDecimal(String(candidate));
+  let lo = 1;
+  let hi = 9;
+  let found = Number(f.toPrecision(9));
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const candidate = Number(f.toPrecision(mid));
+    if (Math.fround(candidate) === f) (hi = mid), (found = candidate);
+    else lo = mid + 1;
   }
+  return plainDecimal(String(found));
 }
 
 /** Exact decimal string of an integer value; throws on a non-integer so that no f64 rounding hides. */

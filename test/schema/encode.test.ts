@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   encodeDuration, encodeFloat32, encodeFloat64, encodeInteger, encodeRecord, encodeTimestamp,
@@ -41,6 +42,17 @@ describe('number encoding', () => {
     expect(encodeFloat32(37.5)).toBe('37.5');
     expect(encodeFloat32(1 / 3)).toBe('0.33333334');
     expect(encodeFloat32(1e-7)).toBe('0.0000001');
+  });
+
+  it('Float4: the fewest significant digits that round-trip, as counting up from one digit finds them', () => {
+    const counted = (f: number) => {
+      for (let p = 1; ; p++) if (Math.fround(Number(f.toPrecision(p))) === f) return Number(f.toPrecision(p));
+    };
+    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (value) => {
+      const f = Math.fround(value);
+      fc.pre(f !== 0);
+      expect(Number(encodeFloat32(f))).toBe(counted(f));
+    }), { numRuns: 20_000 });
   });
 
   it('never writes NaN or Infinity: null instead', () => {
