@@ -60,16 +60,17 @@ function e2eStages(f: Figure): string {
 const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On two cores work moved off the serving thread pays only ' +
   'where that thread does not wait for it: the transactions\' per-block forms made in the kernel worker while the chunks before ' +
   'commit, with the decoder asked for a batch ahead and two chunks read ahead, took the hour to 0.86x wall (step 32); moves the ' +
-  'thread waited for measured no faster (a decode worker taking the column checks and the accounts\' interning: 1.00-1.05x wall, ' +
-  '1.12-1.20x CPU; the block fee statistics with the forms: 1.13x, their chunk\'s forms started too late to be ready). Work not ' +
-  'done pays too: not starting DuckDB-WASM for a load took a quarter of its CPU, the keys kernels (8 and 16 bytes at a time in ' +
-  'WebAssembly) 0.84x, the key lists left in the file 0.87x on the hour. What is left, from a profile of the hour\'s load after ' +
-  'step 33 (21.4 s): the serving thread busy 18.6 s, of it garbage collection 3.0 s, the market\'s chunk work 5.7 s (its trade ' +
-  'columns 1.5, each pair\'s append and candle books 2.0, the trade log 0.7, the USD prices 0.7), the best fee payers\' text ' +
-  '1.5 s (a cache miss a row), the input\'s checks 1.0 s, the top lists 0.9 s, the block fee kernels 0.85 s; the decoder ' +
-  'worker busy 13.8 s. The market\'s chunk work and the input\'s checks can go to the workers as the forms did, started a chunk ' +
-  'ahead; the peers show the budget: they read only the columns the answers need (not the accounts or signatures), ' +
-  'vectorized, on every core.';
+  'thread waited for measured no faster (the block fee statistics with the forms: 1.13x, their chunk\'s forms started too late ' +
+  'to be ready). Work not done pays most: the text columns (signatures, signers, programs: 2.2 of the 2.7 GB of the hour\'s ' +
+  'batches) checked and held by the decoder, the serving thread taking each block\'s best fee payers\' text only (step 34), and ' +
+  'the file read by positioned reads (step 35) took the hour\'s load to 0.78x wall. What is left, from a profile of the ' +
+  'hour\'s load after step 36 (13.6 s): the serving thread busy 11.4 s (garbage collection 1.5, the market\'s per-block work ' +
+  '1.6, the top list 0.64, messages to the workers 0.6, the fee windows\' samples 0.41, the block fee kernels 0.4) and idle ' +
+  '2.5; the decoder busy 10.2 s (parquet-wasm ~5, the text\'s checks 1.2, the kept rows copied out 1.0) and idle 3.4; the ' +
+  'kernel worker busy 4.0 s. The threads now wait on each other: the next steps take work off the serving thread (fee ' +
+  'windows of widths nobody asked for made when first asked, as the recommendations are; the top list\'s entries as typed ' +
+  'columns) and off the decoder (the text checked once per distinct signer and program); the peers show the budget: they ' +
+  'read only the columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -195,35 +196,31 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
-          'kept for as-of queries). Sampled at the end of the load (2026-11-28, step 29, RSS ~1,210-1,240 MiB): the decoder ' +
-          'worker ends with the load (about -100 MiB: parquet-wasm\'s heap and its isolate) and the kernel worker a second ' +
-          'after its last large fee window (about -75 MiB), leaving ~1,070 MiB; a forced collection at that point takes another ' +
-          '~170 MiB (the decoded batches\' buffers and the objects of the last commits, garbage V8 has not collected yet). The ' +
-          'serving thread holds ~580 MiB of ArrayBuffers (the fee columns of the 4.1 million non-vote transactions, 33 bytes ' +
-          'each, ~130 MiB; the trades ~130 MiB, 83 of it their signatures as UTF-8; the text of each block\'s 100 best fee ' +
-          'payers ~75 MiB, the signatures as UTF-8, signer and program as ids; each transaction\'s row in the file, 23 MiB; ' +
-          'the pairs\' series ~55 MiB) and a JS heap of ~150 MiB (105 MiB live: every block fee record, ~3 KB each). The ' +
-          'answers then add ~60-100 MiB of objects (100,915 candles, 8,750 block fee records), which are the caller\'s. ' +
-          'glibc\'s allocator keeps ~90 MiB of freed large buffers (with MALLOC_MMAP_THRESHOLD_=65536 the peak measured 1,265 ' +
-          'against 1,356 MiB). DuckDB-WASM is not started: its writes, about 10 MB, are held. With `retain` the same engine ' +
-          'is bounded by the retained span (the long-run family). Since step 32 a load reads two chunks and each Parquet file a ' +
-          'batch ahead, so that the decoder and kernel workers keep working while the serving thread commits: ~60-95 MiB more ' +
-          'at the peak (1,336 against 1,275 MiB in the e2e runs before and after) for 0.86x the wall time.'
+          'kept for as-of queries), at the load\'s end: resident memory grows with what is kept. Sampled there (2026-11-28, ' +
+          'step 36): 1,230 MiB; a forced collection 1,174; the decoder worker ending a second later 927 (about 250 MiB: ' +
+          'parquet-wasm\'s memory grows to 128-151 MiB decoding three streams of each row group, the numbers, the key lists and ' +
+          'the held text, and WebAssembly memory never shrinks); the kernel worker ending ten seconds later 827. The serving ' +
+          'thread holds ~420 MiB of ArrayBuffers (the fee columns of the 4.1 million non-vote transactions, 33 bytes each, ~130 ' +
+          'MiB; the trades ~130 MiB, 83 of it their signatures; the best fee payers\' signatures ~80 MiB; each transaction\'s row ' +
+          'in the file 23 MiB; the pairs\' series ~55 MiB) and a JS heap of 76-94 MiB. DuckDB-WASM is not started: its writes, ' +
+          'about 10 MB, are held. With `retain` the same engine is bounded by the retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
           'columns, plus the text of each block\'s 100 best fee payers), each pair\'s block series and candles, the trades and records ' +
           '(held for DuckDB-WASM, which a load of an hour does not start), and garbage between ' +
-          'collections (the decoder worker, parquet-wasm\'s heap, ends with the load); the peers hold the needed columns once, compressed or vectorized, and free them.'
+          'collections (the decoder worker, parquet-wasm\'s heap, ends with the load); the peers hold the needed columns once, compressed or vectorized, and free them. ' +
+          'The margin is small and the peers vary: in the two e2e runs of 2026-11-28 the 10-minute dump peaked at 626 and 598 MiB ' +
+          '(chainlens), 641 and 570 (Polars).'
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
       close: t.kind === 'max-mib'
-        ? 'The signatures of the trades and of the best fee payers left in the Parquet file and read back by row when answered, ' +
-          'as the write-locked accounts are (~160 MiB); each transaction\'s file row as runs of rows with a bitmap of the ' +
-          'votes (~20 MiB); the block fee records as typed columns instead of objects (~25 MiB); fewer transient buffers ' +
-          '(the copies a commit makes of its batches\' columns) for the collector to catch up with. Below 1 GiB at the last ' +
-          'answer needs most of these.'
+        ? 'The decoder\'s memory: its three streams decode a row group each, and the held text could be copied out as each ' +
+          'batch is checked (the kept rows are known a chunk later, so it is held whole now); it ends with the load, so at the ' +
+          'peak it counts whole. Then the signatures of the trades and of the best fee payers left in the Parquet file and ' +
+          'read back by row when answered, as the write-locked accounts are (~160 MiB; the answers that show them would wait ' +
+          'for a read), and each transaction\'s file row as runs of rows (~20 MiB).'
         : E2E_CLOSE,
     }),
   },
