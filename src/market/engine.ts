@@ -38,7 +38,7 @@ import { candleRecord } from './candle-records.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
 import { candlesHeldFrom, MarketPair, pointsHeldFrom, type CandleRange, type MarketHorizon } from './market-pair.js';
-import { comparePairs, type OrderedList, matchesPair, mergeOrdered, pairKey, type PairFilter } from './pairs.js';
+import { comparePairs, type OrderedList, matchesPair, mergeOrdered, type PairFilter } from './pairs.js';
 import { RecentTradedBlocks } from './recent-blocks.js';
 import { TradeLog } from './trade-log.js';
 import { TokenBook } from './token-book.js';
@@ -71,7 +71,8 @@ const UPDATE_ORDER = {
 /** The market family's pipeline observer and the query functions of its five methods. */
 export class MarketEngine implements ChunkObserver, PruneListener {
   readonly #usd: UsdPrices;
-  readonly #pairs = new Map<string, MarketPair>();
+  /** Every pair traded, by base then quote: a pair's two mints look it up by their own (cached) hashes, no key text made. */
+  readonly #pairs = new Map<string, Map<string, MarketPair>>();
   /** The newest blocks' traded pairs: what live answers over many pairs walk. */
   readonly #recent = new RecentTradedBlocks();
   /** What retention has dropped (undefined: nothing yet). */
@@ -152,15 +153,15 @@ export class MarketEngine implements ChunkObserver, PruneListener {
    */
   pruned(cut: bigint): void {
     let widest = 0n;
-    for (const pair of this.#pairs.values()) if (pair.widestLive > widest) widest = pair.widestLive;
+    for (const pair of this.#allPairs()) if (pair.widestLive > widest) widest = pair.widestLive;
     for (const method of TRAILING_METHODS) for (const w of this.demand.windows(method)) if (windowNanos(w) > widest) widest = windowNanos(w);
     const blocksFrom = this.#horizon && this.#horizon.blocksFrom > cut - widest ? this.#horizon.blocksFrom : cut - widest;
     this.#horizon = { listedFrom: cut, blocksFrom };
     if (!this.#allBooks) {
       this.#allBooks = true;
-      for (const pair of this.#pairs.values()) pair.keepAllBooks();
+      for (const pair of this.#allPairs()) pair.keepAllBooks();
     }
-    for (const pair of this.#pairs.values()) pair.prune(this.#horizon);
+    for (const pair of this.#allPairs()) pair.prune(this.#horizon);
     this.trades.pruned(cut);
   }
 
@@ -276,17 +277,22 @@ export class MarketEngine implements ChunkObserver, PruneListener {
 
   #matching(filter: PairFilter): MarketPair[] {
     if (filter.base !== undefined && filter.quote !== undefined) {
-      const pair = this.#pairs.get(pairKey(filter.base, filter.quote));
+      const pair = this.#pairs.get(filter.base)?.get(filter.quote);
       return pair ? [pair] : [];
     }
-    return [...this.#pairs.values()].filter(this.#matches(filter));
+    return [...this.#allPairs()].filter(this.#matches(filter));
+  }
+
+  *#allPairs(): Iterable<MarketPair> {
+    for (const byQuote of this.#pairs.values()) yield* byQuote.values();
   }
 
   #pair(base: string, quote: string): MarketPair {
-    const key = pairKey(base, quote);
-    let pair = this.#pairs.get(key);
+    let byQuote = this.#pairs.get(base);
+    if (!byQuote) this.#pairs.set(base, (byQuote = new Map()));
+    let pair = byQuote.get(quote);
     if (!pair) {
-      this.#pairs.set(key, (pair = new MarketPair(base, quote)));
+      byQuote.set(quote, (pair = new MarketPair(base, quote)));
       if (this.#allBooks) pair.keepAllBooks();
     }
     return pair;
