@@ -130,6 +130,8 @@ interface HeldText {
   readonly first: number;
   readonly rows: number;
   readonly ffi: { arrayAddr(): number; free(): void };
+  /** Takes reading it now (a take awaits a read back, while batches are decoded and held): not freed meanwhile. */
+  pins: number;
 }
 
 /**
@@ -200,9 +202,21 @@ export function createParquetDecoder(): ParquetDecoder {
   // keys of held text name this decoder too: a decoder in a new worker numbers its files anew
   const instance = Math.random().toString(36).slice(2);
   let held: HeldText[] = [];
+  /** Frees the batches `done` says are done with, and the oldest beyond MAX_HELD_TEXT; never one a take is reading. */
+  const letGo = (done: (batch: HeldText) => boolean = () => false) => {
+    held = held.filter((batch) => {
+      const free = batch.pins === 0 && done(batch);
+      if (free) batch.ffi.free();
+      return !free;
+    });
+    for (let k = 0; held.length > MAX_HELD_TEXT && k < held.length;) {
+      if (held[k]!.pins > 0) k++;
+      else held.splice(k, 1)[0]!.ffi.free();
+    }
+  };
   const hold = (batch: HeldText) => {
     held.push(batch);
-    while (held.length > MAX_HELD_TEXT) held.shift()!.ffi.free();
+    letGo();
   };
   const close = async (handle: number) => {
     files.get(handle)?.free();
@@ -262,7 +276,7 @@ export function createParquetDecoder(): ParquetDecoder {
       if (file.text) {
         const ffi = (await inStep(file.text.batches)).intoFFI();
         textPasses = await textHolds(ffi, file.text.publicKeys);
-        if (textPasses) hold({ key: file.text.key, first, rows, ffi });
+        if (textPasses) hold({ key: file.text.key, first, rows, ffi, pins: 0 });
         else ffi.free();
       }
       if (listsHold && textPasses) return [bytes];
@@ -274,44 +288,49 @@ export function createParquetDecoder(): ParquetDecoder {
     readRows,
     async take(location, { columns, key }, rows) {
       const mine = held.filter((batch) => batch.key === key);
-      // the batch holding each row (-1: none any longer, read back from the file in one read of the rows those span)
-      const holder = new Int32Array(rows.length);
-      let first = Infinity;
-      let last = -1;
-      let least = Infinity;
-      const holds = (k: number, row: number) => row >= mine[k]!.first && row < mine[k]!.first + mine[k]!.rows;
-      for (let j = 0, k = -1; j < rows.length; j++) {
-        const row = rows[j]!;
-        // the previous row's batch first: rows come in runs of a batch
-        if (k < 0 || !holds(k, row)) for (k = mine.length - 1; k >= 0 && !holds(k, row); k--);
-        holder[j] = k;
-        if (k < 0) (first = Math.min(first, row)), (last = Math.max(last, row));
-        least = Math.min(least, row);
+      for (const batch of mine) batch.pins++;
+      try {
+        return await takeFrom(mine, location, columns, rows);
+      } finally {
+        for (const batch of mine) batch.pins--;
+        // a load takes rows in file order: the batches before the rows taken are done with
+        let least = Infinity;
+        for (const row of rows) least = Math.min(least, row);
+        letGo((batch) => batch.key === key && batch.first + batch.rows <= least);
       }
-      const read = last < 0 ? [] : utf8Parts(tableFromIPC(await readRows(location, columns, first, last + 1)), columns, first);
-      // views made after the read: decoding may have grown parquet-wasm's memory
-      const memory = (await loadParquetWasm()).wasmMemory().buffer;
-      const views = mine.map((batch) => utf8Columns(memory, batch.ffi.arrayAddr())!);
-      // each row's place: a held batch's row, or a row of a part read back
-      const part = new Int32Array(rows.length);
-      for (let j = 0; j < rows.length; j++) {
-        if (holder[j]! >= 0) continue;
-        let p = read.length - 1;
-        while (read[p]!.first > rows[j]!) p--;
-        part[j] = p;
-      }
-      const index = (j: number) => rows[j]! - (holder[j]! >= 0 ? mine[holder[j]!]!.first : read[part[j]!]!.first);
-      const out = columns.map((_, c) =>
-        pickUtf8(rows.length, (j) => (holder[j]! >= 0 ? views[holder[j]!]![c]! : read[part[j]!]!.columns[c]!), index));
-      // a load takes rows in file order: the batches before the rows taken are done with
-      held = held.filter((batch) => {
-        const done = batch.key === key && batch.first + batch.rows <= least;
-        if (done) batch.ffi.free();
-        return !done;
-      });
-      return out;
     },
   };
+}
+
+/** Rows `rows` of `columns`: from the held batches `mine` where they hold them, else read back from the file at `location`. */
+async function takeFrom(mine: readonly HeldText[], location: ParquetLocation, columns: string[], rows: Uint32Array): Promise<Utf8Values[]> {
+  // the batch holding each row (-1: none any longer, read back from the file in one read of the rows those span)
+  const holder = new Int32Array(rows.length);
+  let first = Infinity;
+  let last = -1;
+  const holds = (k: number, row: number) => row >= mine[k]!.first && row < mine[k]!.first + mine[k]!.rows;
+  for (let j = 0, k = -1; j < rows.length; j++) {
+    const row = rows[j]!;
+    // the previous row's batch first: rows come in runs of a batch
+    if (k < 0 || !holds(k, row)) for (k = mine.length - 1; k >= 0 && !holds(k, row); k--);
+    holder[j] = k;
+    if (k < 0) (first = Math.min(first, row)), (last = Math.max(last, row));
+  }
+  const read = last < 0 ? [] : utf8Parts(tableFromIPC(await readRows(location, columns, first, last + 1)), columns, first);
+  // views made after the read: decoding may have grown parquet-wasm's memory (the batches are pinned)
+  const memory = (await loadParquetWasm()).wasmMemory().buffer;
+  const views = mine.map((batch) => utf8Columns(memory, batch.ffi.arrayAddr())!);
+  // each row's place: a held batch's row, or a row of a part read back
+  const part = new Int32Array(rows.length);
+  for (let j = 0; j < rows.length; j++) {
+    if (holder[j]! >= 0) continue;
+    let p = read.length - 1;
+    while (read[p]!.first > rows[j]!) p--;
+    part[j] = p;
+  }
+  const index = (j: number) => rows[j]! - (holder[j]! >= 0 ? mine[holder[j]!]!.first : read[part[j]!]!.first);
+  return columns.map((_, c) =>
+    pickUtf8(rows.length, (j) => (holder[j]! >= 0 ? views[holder[j]!]![c]! : read[part[j]!]!.columns[c]!), index));
 }
 
 /** Rows [from, to) of a file's `columns`, as Arrow IPC stream bytes. */

@@ -105,6 +105,26 @@ describe.each([
     }
   });
 
+  it('a take that reads rows back while the file is read on gets the rows asked (its held batches kept meanwhile)', async () => {
+    const path = await writeFile('concurrent.parquet', ROWS);
+    const { decoder, close } = await start();
+    try {
+      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      const firstBatch = (await decoder.next(opened.handle))!;
+      let read = tableFromIPC(firstBatch[0]!).numRows;
+      // read on until the first batches are let go, then take rows of the newest held batch and of the first
+      for (let k = 0; k < 10; k++) read += tableFromIPC((await decoder.next(opened.handle))![0]!).numRows;
+      const rows = [read - 1, 0, read - 2, 5, read - 3];
+      const taking = decoder.take({ path }, opened.held!, Uint32Array.from(rows));
+      // more batches decoded and held (and older ones let go) while the take reads back
+      for (let k = 0; k < 3; k++) await decoder.next(opened.handle);
+      const taken = await taking;
+      TEXT.columns.forEach((name, c) => expect(strings(taken[c]!, rows.length)).toEqual(rows.map((r) => ROWS[r]![name as 'signature'])));
+    } finally {
+      await close();
+    }
+  });
+
   it('a batch whose text fails its check comes with it; the others are held', async () => {
     const bad = ROWS.map((row, i) => (i === 1_234 ? { ...row, signer: 'not a key!' } : row));
     const path = await writeFile('bad.parquet', bad);
