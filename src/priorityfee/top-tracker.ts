@@ -131,16 +131,13 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
  * Block b's best fee payers as top-list entries, best first: the transactions whose text the store
  * keeps (each block's best BEST_PER_BLOCK, the most the list can take from one block).
  */
-function blockEntries(resident: TransactionsView, b: number, time: bigint): TopEntry[] {
-  const { columns, kept, keptOffsets, text } = resident;
+function blockEntries(view: TransactionsView, b: number, time: bigint): TopEntry[] {
+  const { columns, kept, keptOffsets } = view;
   const slot = columns.slots[b]!;
   const entries: TopEntry[] = [];
   for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
     const i = kept[k]!;
-    entries.push({
-      text: { text, row: k }, slot, index: columns.index[i]!, timestamp: time, price: columns.computeUnitPrice[i]!,
-      limit: columns.computeUnitLimit[i]!, consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null, fee: columns.priorityFee[i]!,
-    });
+    entries.push({ view, k, slot, index: columns.index[i]!, timestamp: time, fee: columns.priorityFee[i]! });
   }
   return entries;
 }

@@ -14,41 +14,36 @@ import type { TransactionsView } from '../store/transaction-segments.js';
  */
 export const TOP_TRANSACTIONS_CAP = BEST_PER_BLOCK;
 
-/** Where an entry's text is: row `row` of a store segment's kept text (decoded only when answered). */
-export interface TextRef {
-  readonly text: TransactionsView['text'];
-  readonly row: number;
-}
-
-/** One fee-paying transaction as the top list knows it. */
+/**
+ * One fee-paying transaction as the top list knows it: kept transaction `k` of a store segment
+ * (its fee columns and text are read from there when it is answered), with what ranks it.
+ */
 export interface TopEntry {
-  /** Its signature, signer and program. */
-  text: TextRef;
-  slot: bigint;
+  /** The segment, and the position in its kept transactions (`kept`, `text`). */
+  readonly view: TransactionsView;
+  readonly k: number;
+  readonly slot: bigint;
   /** Index in its block (breaks ties of fee and slot: higher first). */
-  index: number;
-  timestamp: bigint;
-  price: bigint;
-  limit: number;
-  /** null when the source does not know it. */
-  consumed: bigint | null;
-  fee: bigint;
+  readonly index: number;
+  readonly timestamp: bigint;
+  readonly fee: bigint;
 }
 
 /** The record of an entry in the top list of the window [end - w, end). */
 export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigint, end: bigint): TopTransactionRecord {
-  const { text, row } = e.text;
-  const signature = utf8At(text.signature, row);
+  const { view: { columns, kept, text }, k } = e;
+  const i = kept[k]!;
+  const signature = utf8At(text.signature, k);
   return {
     id: recordId('chain::priorityfee::top_txs', window, signature),
     signature,
-    signer: text.keys.keyOf(text.signer[row]!),
-    program: text.keys.keyOf(text.program[row]!),
+    signer: text.keys.keyOf(text.signer[k]!),
+    program: text.keys.keyOf(text.program[k]!),
     slot: e.slot,
     timestamp: e.timestamp,
-    compute_unit_price: e.price,
-    compute_unit_limit: e.limit,
-    compute_units_consumed: e.consumed,
+    compute_unit_price: columns.computeUnitPrice[i]!,
+    compute_unit_limit: columns.computeUnitLimit[i]!,
+    compute_units_consumed: columns.consumedKnown[i] ? columns.computeUnitsConsumed[i]! : null,
     total_priority_fee: e.fee,
     window_duration: windowNs,
     window_start: end - windowNs,
