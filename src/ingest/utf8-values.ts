@@ -63,7 +63,7 @@ export function sliceUtf8(values: Utf8Values, from: number, to: number, copy: bo
   };
 }
 
-/** n strings, string j being string `index(j)` of `values(j)`, copied into one buffer. */
+/** n strings, string j being string `index(j)` of `values(j)`, copied into one buffer (for each j, `values(j)` is called first). */
 export function pickUtf8(n: number, values: (j: number) => Utf8Values, index: (j: number) => number): Utf8Values {
   const offsets = new Int32Array(n + 1);
   for (let j = 0; j < n; j++) {
