@@ -67,10 +67,10 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On tw
   'hour\'s load after step 36 (13.6 s): the serving thread busy 11.4 s (garbage collection 1.5, the market\'s per-block work ' +
   '1.6, the top list 0.64, messages to the workers 0.6, the fee windows\' samples 0.41, the block fee kernels 0.4) and idle ' +
   '2.5; the decoder busy 10.2 s (parquet-wasm ~5, the text\'s checks 1.2, the kept rows copied out 1.0) and idle 3.4; the ' +
-  'kernel worker busy 4.0 s. The threads now wait on each other. Since this run, fee windows of lengths nobody asked for ' +
-  'are made when first asked (step 37: the hour with its answers 0.94x wall); next, the decoder\'s text checked once per ' +
-  'distinct signer and program, and its memory; the peers show the budget: they read only the columns the answers need, ' +
-  'vectorized, on every core.';
+  'kernel worker busy 4.0 s. The threads now wait on each other: the next steps take work off the serving thread (fee ' +
+  'windows of widths nobody asked for made when first asked, as the recommendations are; the top list\'s entries as typed ' +
+  'columns) and off the decoder (the text checked once per distinct signer and program); the peers show the budget: they ' +
+  'read only the columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
