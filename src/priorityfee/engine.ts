@@ -32,7 +32,7 @@ export class PriorityFeeEngine {
     demand: StreamDemand = NO_DEMAND,
   ) {
     this.blockFees = new BlockFeesEngine(demand, store);
-    this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand, store, betweenCommits);
+    this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand, store);
     this.recommendations = new RecommendationsEngine(settings, store, betweenCommits, demand);
     this.topTransactions = new TopTransactionsTracker(demand);
     this.localFees = new LocalFeeMarkets(store, this.blockFees, () => settings.minSamples, demand);

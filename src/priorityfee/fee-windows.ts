@@ -31,8 +31,6 @@ import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updat
 import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, blockCounters, gatherSamples, withBlock, zeroCounters, type BlockSpan, type FeeCounters } from './fee-samples.js';
-import type { BetweenCommits } from './recommendations.js';
-import type { PruneListener } from '../store/retention.js';
 import { FeeWindowStats } from './fee-window-stats.js';
 import { newestFeeBlock, transactionBlocksSince, type BlockRef } from './store-queries.js';
 
@@ -92,21 +90,9 @@ function windowFeesRecordOf(
 /** The window (FEE_WINDOWS' name) of a record. */
 const windowOf = (record: WindowFeesRecord): string => FEE_WINDOWS.find((w) => windowNanos(w) === record.window_duration)!;
 
-export class FeeWindowsEngine implements ChunkObserver, PruneListener {
+export class FeeWindowsEngine implements ChunkObserver {
   /** The windows in progress, advanced by prepare. */
   readonly #open = new Map<string, OpenWindow>();
-  /**
-   * The window lengths whose windows are computed as they close: those asked or streamed, and every
-   * one once retention prunes. The others' closed windows wait in `#pending` (their spans and
-   * counters, shared with the store) until their length is first asked: a load computes no window
-   * nobody reads.
-   */
-  readonly #live = new Set<string>();
-  readonly #pending = new Map<string, Readonly<OpenWindow>[]>(FEE_WINDOWS.map((w) => [w, []]));
-  /** Lengths put live during the commit in progress: their windows made then are published by its apply. */
-  readonly #settling = new Set<string>();
-  /** Windows made before retention prunes, published by the commit's apply. */
-  #madeBeforePrune: WindowFeesRecord[] = [];
   /** The windows in progress as queries see them: as of the last apply. */
   #published = new Map<string, Readonly<OpenWindow>>();
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
@@ -122,8 +108,6 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     private readonly demand: StreamDemand = NO_DEMAND,
     /** The engine's store: while its database has not started, memory keeps every closed window. */
     private readonly store: () => Store | undefined = () => undefined,
-    /** The pipeline's queue: windows first asked are made between commits. */
-    private readonly betweenCommits: BetweenCommits = (task) => Promise.resolve(task()),
   ) {}
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
@@ -133,12 +117,6 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     const closed: WindowFeesRecord[] = [];
     const streamed = FEE_WINDOWS.filter((w) => this.demand.windows(METHOD).has(w));
     for (const window of this.#streamed.keys()) if (!(streamed as readonly string[]).includes(window)) this.#streamed.delete(window);
-    // a streamed length is live: the windows it closed before are made now, published with this chunk
-    for (const window of streamed) {
-      if (this.#live.has(window)) continue;
-      closed.push(...await this.#makePending(window));
-      this.#settling.add(window);
-    }
     const updates: StreamUpdate[] = [];
     const current = new Map<string, WindowFeesRecord>();
     for (let b = 0; b < columns.slots.length; b++) {
@@ -165,10 +143,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
         this.#published = published;
         this.#newestSlot = columns.slots.at(-1);
         const keepAll = this.store()?.started === false;
-        // windows made before a prune this chunk made (older than any it closed), then the chunk's own
-        for (const record of [...this.#madeBeforePrune, ...closed]) this.#closed.get(windowOf(record))!.push([record], keepAll);
-        this.#madeBeforePrune = [];
-        this.#settling.clear();
+        for (const record of closed) this.#closed.get(windowOf(record))!.push([record], keepAll);
         for (const [window, record] of current) this.#cache.set(window, { slot: this.#newestSlot!, record });
         return updates;
       },
@@ -179,8 +154,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     const closed: WindowFeesRecord[] = [];
     for (const [window, open] of this.#open) {
       if (windowStart(time, windowNanos(window)) !== open.start) {
-        if (this.#live.has(window)) closed.push(await this.#record(window, open));
-        else this.#pending.get(window)!.push(open);
+        closed.push(await this.#record(window, open));
         this.#open.delete(window);
       }
     }
@@ -211,42 +185,6 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     return windowFeesRecordOf(streamed.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
-  /** Puts `window` live: the records of its closed windows not made yet, oldest first (the caller publishes them). */
-  async #makePending(window: string): Promise<WindowFeesRecord[]> {
-    const pending = this.#pending.get(window)!;
-    this.#pending.set(window, []);
-    this.#live.add(window);
-    const records: WindowFeesRecord[] = [];
-    for (const open of pending) records.push(await this.#record(window, open));
-    return records;
-  }
-
-  /**
-   * Makes the windows of `window` not made yet and publishes them (between commits: everything
-   * committed is published); written to the store, which keeps them for as-of answers.
-   */
-  async #goLive(window: string): Promise<void> {
-    if (this.#live.has(window)) return;
-    const records = await this.#makePending(window);
-    const keepAll = this.store()?.started === false;
-    for (const record of records) this.#closed.get(window)!.push([record], keepAll);
-    if (records.length > 0) void this.store()?.appendRecords([{ schema: WindowFees, records }], { behind: true });
-  }
-
-  /**
-   * Before retention first prunes: every length goes live, its windows not made yet made now (their
-   * spans are resident columns about to go), published by the commit's apply and written with it.
-   */
-  async beforePrune(): Promise<void> {
-    for (const window of FEE_WINDOWS) {
-      if (this.#live.has(window)) continue;
-      const records = await this.#makePending(window);
-      this.#madeBeforePrune.push(...records);
-      this.#settling.add(window);
-      if (records.length > 0) void this.store()?.appendRecords([{ schema: WindowFees, records }], { behind: true });
-    }
-  }
-
   async #record(window: string, open: Readonly<OpenWindow>): Promise<WindowFeesRecord> {
     return windowFeesRecord(this.kernels, window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
   }
@@ -266,8 +204,6 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   /** The newest `limit` windows as of `at` (live when omitted), newest first. */
   async windows(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<WindowFeesRecord[]> {
     if (!store || this.#newestSlot === undefined) return [];
-    // a length first asked (or put live by the commit in progress) has its closed windows made and published first
-    if (!this.#live.has(window) || this.#settling.has(window)) await this.betweenCommits(() => this.#goLive(window));
     const newest = at === undefined ? undefined : await newestFeeBlock(store, at);
     if (at !== undefined && !newest) return [];
     const live = newest === undefined || newest.slot === this.#newestSlot;
