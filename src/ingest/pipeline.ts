@@ -102,6 +102,8 @@ interface TablePart {
   batches: ValidatedBatch[];
   /** Index of each batch's first row in `table`. */
   starts: number[];
+  /** Where every row came from, once asked (the chunk's start and its commit both read it). */
+  origins?: RowOrigins;
 }
 
 /** The source and row number of row i of a part. */
@@ -113,6 +115,7 @@ function origin(part: TablePart, i: number): { source: string; row: number } {
 
 /** Where each row of a part's table came from once the rows `keep` drops are gone: its batch, and its row there. */
 function rowOrigins(part: TablePart, keep: Uint8Array | undefined): RowOrigins {
+  if (!keep && part.origins) return part.origins;
   const n = part.table.numRows;
   const batch = new Uint32Array(n);
   const local = new Uint32Array(n);
@@ -120,7 +123,9 @@ function rowOrigins(part: TablePart, keep: Uint8Array | undefined): RowOrigins {
   for (let k = 0, i = 0; k < part.batches.length; k++) {
     for (let end = part.starts[k + 1] ?? n; i < end; i++) if (!keep || keep[i]) (batch[at] = k), (local[at++] = i - part.starts[k]!);
   }
-  return { batch: batch.subarray(0, at), local: local.subarray(0, at) };
+  const origins = { batch: batch.subarray(0, at), local: local.subarray(0, at) };
+  if (!keep) part.origins = origins;
+  return origins;
 }
 
 /** Runs of equal consecutive values of a slot column: [slot, first row, end row) (one run per block when sorted). */
@@ -346,9 +351,9 @@ export class IngestPipeline {
         const time = (slot: bigint) => blockTime.get(slot)!;
         const origins = () => rowOrigins(part, keep.transactions);
         const accounts = await chunkAccounts(table, part.batches, origins);
-        // the text taken for the forms started, else (a table that left it in its file) taken now
+        // the text taken for the forms started, else taken now (from the table, or the file that holds it)
         const taken = table === part.table && startedText ? await startedText.catch(() => undefined) : undefined;
-        const text = taken ?? (textInFile(table) ? await chunkText(table, part.batches, origins, keptRows(forms!)) : undefined);
+        const text = taken ?? await chunkText(table, part.batches, origins, keptRows(forms!));
         unit.transactions = view.resident = await slices.run(residentSteps(table, time, this.store.accountKeys, forms, accounts, text));
         view.feeColumns = view.resident.columns;
         if (slices.spent) await slices.next();

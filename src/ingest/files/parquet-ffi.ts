@@ -5,6 +5,7 @@
  * made the worker collect garbage every few batches, and cost more than the check).
  */
 import type { KeyListBuffers } from './key-lists.js';
+import type { Utf8Values } from '../utf8-values.js';
 
 /**
  * The ArrowArray struct in wasm32 memory: length, null_count, offset, n_buffers, n_children
@@ -52,12 +53,10 @@ export function keyListColumns(memory: ArrayBuffer, at: number): KeyListBuffers[
   });
 }
 
-/** A Utf8 column's buffers: value i is bytes[offsets[i]..offsets[i + 1]). */
-export interface Utf8Buffers {
+/** A Utf8 column's buffers (value i is bytes[offsets[i]..offsets[i + 1]), its length and nulls. */
+export interface Utf8Buffers extends Utf8Values {
   readonly length: number;
   readonly nullCount: number;
-  readonly offsets: Int32Array;
-  readonly bytes: Uint8Array;
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { TRANSACTIONS } from '../../schema/tables.js';
+import { TEXT_COLUMNS } from '../chunk-text.js';
 import type { DeferredColumns } from '../validate.js';
 import { joinColumns, validateRecordBatches } from './arrow-rows.js';
 import { canonicalSchema } from './canonical-batch.js';
@@ -28,10 +29,10 @@ export const localParquetDecoder = (): ParquetDecoder => (inThisThread ??= creat
 
 /** The key-list columns of a transactions file, which can stay in the file. */
 const KEY_LISTS = TRANSACTIONS.columns.filter((column) => column.kind === 'keys').map((column) => column.name);
-/** Its text columns, which the decoder can hold; those that are public keys. */
+/** Its text columns (chunk-text.ts), which the decoder can hold; those that are public keys. */
 const TEXT = {
-  columns: TRANSACTIONS.columns.filter((column) => column.kind === 'utf8' || column.kind === 'mint').map((column) => column.name),
-  publicKeys: TRANSACTIONS.columns.filter((column) => column.kind === 'mint').map((column) => column.name),
+  columns: [...TEXT_COLUMNS],
+  publicKeys: TEXT_COLUMNS.filter((name) => TRANSACTIONS.columns.find((column) => column.name === name)!.kind === 'mint'),
 };
 
 /** What identifies this version of the file, where the platform does not check it itself (a Node path). */
