@@ -10,6 +10,8 @@ import { randomPublicKey } from '../../src/generate/keys.js';
 import { encodeBase58 } from '../../src/schema/base58.js';
 import { Rng } from '../../src/generate/prng.js';
 import { TradeLog } from '../../src/market/trade-log.js';
+import { chunkTradesOf } from '../../src/market/chunk-trades.js';
+import { collector } from '../helpers/gc.js';
 import type { TradeRow } from '../../src/schema/tables.js';
 import { mulberry32 } from '../helpers/prng.js';
 
@@ -130,5 +132,22 @@ describe('TradeLog', () => {
     const newest = [trade(300n, 1, signer(42)), trade(300n, 0, signer(5)), ...[...recent].reverse()];
     expect(log.newest({}, 100)).toEqual(newest);
     expect(log.signers.size).toBe(4);
+  });
+
+  it('keeps only its own columns of a chunk, not the chunk\'s table or its chunkTrades', async () => {
+    const gc = collector();
+    const log = new TradeLog();
+    // made in a function of their own, so that nothing here holds the table or its chunkTrades
+    const feed = async (trades: TradeRow[]) => {
+      const table = rowsToTable('trades', trades);
+      (await log.prepare({ blocks: [], trades: table })).apply();
+      return { table: new WeakRef(table), chunk: new WeakRef(chunkTradesOf(table)) };
+    };
+    const refs = await feed(makeTrades(20, mulberry32(9)).flat());
+    await new Promise((resolve) => setTimeout(resolve, 0)); // past the job that made the WeakRefs
+    gc();
+    expect(refs.table.deref()).toBeUndefined();
+    expect(refs.chunk.deref()).toBeUndefined();
+    expect(log.newest({}, 1).length).toBe(1);
   });
 });
