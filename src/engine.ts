@@ -151,7 +151,7 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
   const market = new MarketEngine(settings, demand);
   // history computed when asked is completed before retention prunes what it is computed from; the
   // market drops its own history with the store's
-  const retention = new Retention(retainNanos(retain), () => store, [priorityFees.recommendations, market]);
+  const retention = new Retention(retainNanos(retain), () => store, [priorityFees.recommendations, priorityFees.feeWindows, market]);
   const context: MethodContext = {
     options: settings,
     priorityFees,

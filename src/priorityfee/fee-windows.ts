@@ -7,7 +7,11 @@
  * as the store keeps them, shared with it: no copy of the samples) and its counters, kept block by
  * block. A window is computed once, when the next one begins, its samples gathered from those
  * spans, and committed to the store (window_fees), the newest closed windows kept in memory too
- * (every one until the store starts its database); the window in progress is computed on demand,
+ * (every one until the store starts its database). Only for the lengths whose closed windows were
+ * asked (a query listing more than the window in progress), streamed, or (before retention first
+ * prunes, as for the recommendations) all: another length's closed windows wait as their spans and
+ * counters until a query first lists them, which makes them then, as of what was published when it
+ * was asked (it never waits for a commit). The window in progress is computed on demand,
  * exact at every moment. A chunk's prepare advances the open windows while queries may run between
  * its stages, so a query reads the windows as the last apply published them (a copy of their
  * counters and of their list of spans), never a block not yet published. An as-of query inside an
@@ -32,6 +36,7 @@ import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, blockCounters, gatherSamples, withBlock, zeroCounters, type BlockSpan, type FeeCounters } from './fee-samples.js';
 import { FeeWindowStats } from './fee-window-stats.js';
+import type { PruneListener } from '../store/retention.js';
 import { newestFeeBlock, transactionBlocksSince, type BlockRef } from './store-queries.js';
 
 const METHOD = 'chain::priorityfee::fee';
@@ -87,12 +92,28 @@ function windowFeesRecordOf(
   return Object.fromEntries(WindowFees.fields.map(([name]) => [name, values[name]])) as WindowFeesRecord;
 }
 
+/** Pending windows of a length and their records, made as of when they were taken from the pending ones. */
+interface MadeWindows {
+  readonly window: string;
+  readonly pending: readonly Readonly<OpenWindow>[];
+  readonly records: readonly WindowFeesRecord[];
+}
+
 /** The window (FEE_WINDOWS' name) of a record. */
 const windowOf = (record: WindowFeesRecord): string => FEE_WINDOWS.find((w) => windowNanos(w) === record.window_duration)!;
 
-export class FeeWindowsEngine implements ChunkObserver {
+export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   /** The windows in progress, advanced by prepare. */
   readonly #open = new Map<string, OpenWindow>();
+  /** The lengths whose windows are made as they close (a chunk reads this set when it starts). */
+  readonly #eager = new Set<string>();
+  /**
+   * Per length, its closed windows not made yet, oldest first, as published: all newer than its
+   * closed windows made (a length's windows are made oldest first, and only once none is pending).
+   */
+  readonly #pending = new Map<string, Readonly<OpenWindow>[]>(FEE_WINDOWS.map((w) => [w, []]));
+  /** A pending window's record being made: made once, whoever needs it first (a query, a chunk, a prune). */
+  readonly #making = new WeakMap<Readonly<OpenWindow>, Promise<WindowFeesRecord>>();
   /** The windows in progress as queries see them: as of the last apply. */
   #published = new Map<string, Readonly<OpenWindow>>();
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
@@ -117,12 +138,21 @@ export class FeeWindowsEngine implements ChunkObserver {
     const closed: WindowFeesRecord[] = [];
     const streamed = FEE_WINDOWS.filter((w) => this.demand.windows(METHOD).has(w));
     for (const window of this.#streamed.keys()) if (!(streamed as readonly string[]).includes(window)) this.#streamed.delete(window);
+    for (const window of streamed) this.#eager.add(window);
+    const eager = new Set(this.#eager);
+    // an eager length's windows closed while it was not: made first, published before the chunk's own
+    const caughtUp: MadeWindows[] = [];
+    for (const window of eager) {
+      const pending = this.#pending.get(window)!.slice();
+      if (pending.length > 0) caughtUp.push({ window, pending, records: await this.#make(window, pending) });
+    }
+    const pendingNow = new Map<string, OpenWindow[]>();
     const updates: StreamUpdate[] = [];
     const current = new Map<string, WindowFeesRecord>();
     for (let b = 0; b < columns.slots.length; b++) {
       const slot = columns.slots[b];
       const time = times.get(slot)!;
-      const closedNow = await this.#addBlock(columns, b, slot, time);
+      const closedNow = await this.#addBlock(columns, b, slot, time, eager, pendingNow);
       closed.push(...closedNow);
       if (streamed.length === 0) continue;
       // a streamed window pushes its state after every block, and the window this block closed
@@ -142,19 +172,25 @@ export class FeeWindowsEngine implements ChunkObserver {
       apply: () => {
         this.#published = published;
         this.#newestSlot = columns.slots.at(-1);
+        for (const made of caughtUp) this.#publish(made);
         const keepAll = this.store()?.started === false;
         for (const record of closed) this.#closed.get(windowOf(record))!.push([record], keepAll);
+        for (const [window, opens] of pendingNow) this.#pending.get(window)!.push(...opens);
         for (const [window, record] of current) this.#cache.set(window, { slot: this.#newestSlot!, record });
         return updates;
       },
     };
   }
 
-  async #addBlock(columns: FeeColumns, b: number, slot: bigint, time: bigint): Promise<WindowFeesRecord[]> {
+  /** Adds block b; the windows it closes are made (eager lengths) or left in `pending`. */
+  async #addBlock(
+    columns: FeeColumns, b: number, slot: bigint, time: bigint, eager: ReadonlySet<string>, pending: Map<string, OpenWindow[]>,
+  ): Promise<WindowFeesRecord[]> {
     const closed: WindowFeesRecord[] = [];
     for (const [window, open] of this.#open) {
       if (windowStart(time, windowNanos(window)) !== open.start) {
-        closed.push(await this.#record(window, open));
+        if (eager.has(window)) closed.push(await this.#record(window, open));
+        else pending.set(window, [...(pending.get(window) ?? []), open]);
         this.#open.delete(window);
       }
     }
@@ -189,6 +225,50 @@ export class FeeWindowsEngine implements ChunkObserver {
     return windowFeesRecord(this.kernels, window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
   }
 
+  /** The records of pending windows of `window`, oldest first (each made once: one at a time, as a chunk makes them). */
+  async #make(window: string, pending: readonly Readonly<OpenWindow>[]): Promise<WindowFeesRecord[]> {
+    const records: WindowFeesRecord[] = [];
+    for (const open of pending) {
+      let making = this.#making.get(open);
+      if (!making) {
+        making = this.#record(window, open);
+        this.#making.set(open, making);
+        making.catch(() => this.#making.delete(open)); // a failure is the caller's; the next one tries again
+      }
+      records.push(await making);
+    }
+    return records;
+  }
+
+  /**
+   * Moves made windows from the pending ones to the closed ones, and writes them to the store: those
+   * still pending, from the oldest (another query or a chunk may have moved some already).
+   */
+  #publish({ window, pending, records }: MadeWindows): void {
+    const list = this.#pending.get(window)!;
+    const from = list.length > 0 ? pending.indexOf(list[0]!) : -1;
+    if (from < 0) return;
+    let n = 0;
+    while (n < list.length && from + n < pending.length && list[n] === pending[from + n]) n++;
+    list.splice(0, n);
+    const made = records.slice(from, from + n);
+    this.#closed.get(window)!.push(made, this.store()?.started === false);
+    // a write nobody waits for: a failure fails the store, and every later call says so
+    void this.store()?.appendRecords([{ schema: WindowFees, records: made }], { behind: true }).catch(() => undefined);
+  }
+
+  /**
+   * Before retention first prunes: every length becomes eager and its pending windows are made and
+   * published, so that nothing needs the pruned transactions later (runs in the pipeline's queue).
+   */
+  async beforePrune(): Promise<void> {
+    for (const window of FEE_WINDOWS) {
+      this.#eager.add(window);
+      const pending = this.#pending.get(window)!.slice();
+      if (pending.length > 0) this.#publish({ window, pending, records: await this.#make(window, pending) });
+    }
+  }
+
   /** The published window in progress, computed at most once per block. */
   async #inProgress(window: string): Promise<WindowFeesRecord | undefined> {
     const open = this.#published.get(window);
@@ -204,20 +284,35 @@ export class FeeWindowsEngine implements ChunkObserver {
   /** The newest `limit` windows as of `at` (live when omitted), newest first. */
   async windows(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<WindowFeesRecord[]> {
     if (!store || this.#newestSlot === undefined) return [];
+    // an answer listing closed windows makes the length eager, and those pending as published now
+    const pending = limit > 1 ? this.#pending.get(window)!.slice() : [];
+    if (limit > 1) this.#eager.add(window);
     const newest = at === undefined ? undefined : await newestFeeBlock(store, at);
     if (at !== undefined && !newest) return [];
     const live = newest === undefined || newest.slot === this.#newestSlot;
     const current = live ? await this.#inProgress(window) : await this.#partial(store, window, newest!);
-    if (!current) return [];
-    // the closed windows before it: from memory when it holds them (every one until the database starts)
+    if (!current || limit <= 1) return current ? [current] : [];
+    let made: WindowFeesRecord[] = [];
+    if (pending.length > 0) {
+      made = await this.#make(window, pending);
+      this.#publish({ window, pending, records: made });
+    }
+    // the closed windows before it, newest first: those just made (newer than any made before), then
+    // the others, before the oldest of those (chunks published meanwhile closed only newer ones)
+    const before = made.filter((r) => r.window_start < current.window_start);
+    const newer = before.slice(-(limit - 1)).reverse();
+    const more = limit - 1 - newer.length;
+    if (more === 0) return [current, ...newer];
+    const bound = before[0]?.window_start ?? current.window_start;
+    // from memory when it holds them (every one until the database starts)
     const closed = this.#closed.get(window)!;
-    const held = closed.last(limit - 1, live ? undefined : closed.before(startOf, current.window_start))?.reverse();
-    if (held) return [current, ...held];
-    const rows = limit <= 1 ? [] : await store.rows(
+    const held = closed.last(more, closed.before(startOf, bound))?.reverse();
+    if (held) return [current, ...newer, ...held];
+    const rows = await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(windowNanos(window))}` +
-        ` AND window_start < ${sqlInteger(current.window_start)} ORDER BY window_start DESC LIMIT ${limit - 1}`,
+        ` AND window_start < ${sqlInteger(bound)} ORDER BY window_start DESC LIMIT ${more}`,
     );
-    return [current, ...rows.map((row) => rowToRecord(WindowFees, row))];
+    return [current, ...newer, ...rows.map((row) => rowToRecord(WindowFees, row))];
   }
 
   /** The window holding `block`, over its blocks up to and including `block`, from the stored transactions. */
