@@ -17,12 +17,6 @@ type FloatColumn = (typeof FLOAT_COLUMNS)[number];
 /** Bytes a block takes in the columns: its time and float values (8 each), its three counts (4 each). */
 const BLOCK_BYTES = 8 + 8 * FLOAT_COLUMNS.length + 4 * 3;
 const FIRST_CAPACITY = 16;
-/**
- * Growth of the columns when full: a quarter, not a doubling, so that the room held unused is
- * about a tenth of the columns, not a quarter (the hour's 2,000 pairs: 121 MiB of columns for
- * 88 MiB of blocks when doubling). The copies it costs are a few milliseconds of the load.
- */
-const GROWTH = 1.25;
 
 /** A pair's blocks as growable columns, oldest first. */
 export class PairSeries {
@@ -44,7 +38,7 @@ export class PairSeries {
 
   /** Appends the pair's next block. */
   push(s: BlockStats): void {
-    if (this.length === this.time.length) this.#allocate(Math.ceil(GROWTH * this.time.length));
+    if (this.length === this.time.length) this.#allocate(2 * this.time.length);
     const i = this.length++;
     this.time[i] = s.time;
     this.count[i] = s.count;
