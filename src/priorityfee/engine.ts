@@ -34,7 +34,7 @@ export class PriorityFeeEngine {
     this.blockFees = new BlockFeesEngine(demand, store);
     this.feeWindows = new FeeWindowsEngine(kernels, () => settings.minSamples, demand, store);
     this.recommendations = new RecommendationsEngine(settings, store, betweenCommits, demand);
-    this.topTransactions = new TopTransactionsTracker(demand);
+    this.topTransactions = new TopTransactionsTracker(demand, store);
     this.localFees = new LocalFeeMarkets(store, this.blockFees, () => settings.minSamples, demand);
   }
 

@@ -1,10 +1,13 @@
 /**
  * chain::priorityfee::top_txs live: the top list of the trailing 5 minutes kept up to date block by
  * block, so that the live answer and a stream push cost O(answer) and not a scan of the window. It
- * is always on (measured: a few tens of us per block of 1,500 transactions, see docs/semantics.md).
- * An `at` answer runs a fresh tracker over the window's transactions read from the store. Both
- * take each block's entries from the transactions as the store keeps them (its best fee payers,
- * whose text is decoded only for the entries answered).
+ * is kept once it is streamed or a live answer has been asked (a load nobody asks it of keeps no
+ * list: an entry and three BigInts a kept transaction, 0.6 s of the hour's serving thread and
+ * its garbage): the first live answer is the `at` answer as of the newest block, and the next
+ * chunk starts the list from the store where that answer left off. An `at` answer runs a fresh
+ * tracker over the window's transactions read from the store. Both take each block's entries from
+ * the transactions as the store keeps them (its best fee payers, whose text is decoded only for the
+ * entries answered).
  *
  * Candidates: an entry can only ever be in the top CAP again while fewer than CAP entries that rank
  * above it will still be in the window when it leaves (entries of its own or a later block: they
@@ -49,22 +52,33 @@ const ranksAbove = (a: TopEntry, b: TopEntry): boolean =>
 /** The live top list; see the module comment. */
 export class TopTransactionsTracker implements ChunkObserver {
   readonly #windowNs = windowNanos(TOP_WINDOW);
-  #list: TopList = EMPTY;
+  /** The list as of the newest block published; undefined while it is not kept. */
+  #list: TopList | undefined;
+  /** A live answer was asked: the next chunk starts keeping the list. */
+  #asked = false;
 
-  constructor(private readonly demand: StreamDemand = NO_DEMAND) {}
+  constructor(
+    private readonly demand: StreamDemand = NO_DEMAND,
+    /** The engine's store, where the list starts from when first kept. */
+    private readonly store: () => Store | undefined = () => undefined,
+  ) {}
 
   /** The live answer: the best `limit` (at most CAP) of the window ending after the newest block with transactions. */
-  top(limit: number): TopTransactionRecord[] {
-    return this.#records(this.#list, limit);
+  async top(limit: number): Promise<TopTransactionRecord[]> {
+    if (this.#list) return this.#records(this.#list, limit);
+    this.#asked = true;
+    return topTransactionsAsOf(this.store(), limit);
   }
 
-  prepare(chunk: ChunkView): ChunkEffect {
+  async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     const resident = chunk.resident;
     if (!resident) return { records: [], apply() {} };
-    const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const streamed = this.demand.has(METHOD);
+    if (!this.#list && !streamed && !this.#asked) return { records: [], apply() {} };
+    const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const updates: StreamUpdate[] = [];
-    let list = this.#list;
+    // kept from now on: the list as of the newest block published, from the store
+    let list = this.#list ?? (await this.#fromStore());
     resident.columns.slots.forEach((slot, b) => {
       const time = times.get(slot)!;
       list = this.#next(list, blockEntries(resident, b, time), time);
@@ -79,9 +93,15 @@ export class TopTransactionsTracker implements ChunkObserver {
     };
   }
 
+  /** The list as of the newest block the store holds (published: a chunk joins it after its prepare). */
+  async #fromStore(): Promise<TopList> {
+    const started = await trackerAsOf(this.store());
+    return (started ? started.#list : undefined) ?? EMPTY;
+  }
+
   /** Follows stored blocks (an as-of answer): each block's best entries, in slot order. */
   follow(blocks: readonly { entries: readonly TopEntry[]; time: bigint }[]): void {
-    for (const { entries, time } of blocks) this.#list = this.#next(this.#list, entries, time);
+    for (const { entries, time } of blocks) this.#list = this.#next(this.#list ?? EMPTY, entries, time);
   }
 
   /** The list after a block at `time` whose best entries are `entries`. */
@@ -114,9 +134,14 @@ export class TopTransactionsTracker implements ChunkObserver {
  * the newest block with transactions before `at` (DESIGN.md 5), read from the store.
  */
 export async function topTransactionsAsOf(store: Store | undefined, limit: number, at?: bigint): Promise<TopTransactionRecord[]> {
-  if (!store) return [];
+  return (await trackerAsOf(store, at))?.top(limit) ?? [];
+}
+
+/** A tracker that followed the window ending just after the newest block with transactions before `at` (the newest when omitted). */
+async function trackerAsOf(store: Store | undefined, at?: bigint): Promise<TopTransactionsTracker | undefined> {
+  if (!store) return undefined;
   const newest = await newestFeeBlock(store, at);
-  if (!newest) return [];
+  if (!newest) return undefined;
   const blocks = await transactionBlocksSince(store, newest.timestamp + 1n - windowNanos(TOP_WINDOW), newest);
   const tracker = new TopTransactionsTracker();
   // block by block where the store holds them: the window's columns are not joined first
@@ -124,7 +149,7 @@ export async function topTransactionsAsOf(store: Store | undefined, limit: numbe
     const time = segment.times[from + k]!;
     return { entries: blockEntries(segment, from + k, time), time };
   })));
-  return tracker.top(limit);
+  return tracker;
 }
 
 /**
