@@ -3,11 +3,11 @@
  * block, so that the live answer and a stream push cost O(answer) and not a scan of the window. It
  * is kept once it is streamed or a live answer has been asked (a load nobody asks it of keeps no
  * list: an entry and three BigInts a kept transaction, 0.6 s of the hour's serving thread and
- * its garbage): the first live answer is the `at` answer as of the newest block, and the next
- * chunk starts the list from the store where that answer left off. An `at` answer runs a fresh
- * tracker over the window's transactions read from the store. Both take each block's entries from
- * the transactions as the store keeps them (its best fee payers, whose text is decoded only for the
- * entries answered).
+ * its garbage): the first live answer is the `at` answer as of the newest block, whose list is
+ * kept from then on (or, when a chunk was published meanwhile, made again from the store by the
+ * next chunk). An `at` answer runs a fresh tracker over the window's transactions read from the
+ * store. Both take each block's entries from the transactions as the store keeps them (its best
+ * fee payers, whose text is decoded only for the entries answered).
  *
  * Candidates: an entry can only ever be in the top CAP again while fewer than CAP entries that rank
  * above it will still be in the window when it leaves (entries of its own or a later block: they
@@ -54,8 +54,10 @@ export class TopTransactionsTracker implements ChunkObserver {
   readonly #windowNs = windowNanos(TOP_WINDOW);
   /** The list as of the newest block published; undefined while it is not kept. */
   #list: TopList | undefined;
-  /** A live answer was asked: the next chunk starts keeping the list. */
+  /** A live answer was asked: the list is kept from then on. */
   #asked = false;
+  /** Chunks with transactions published: a list made from the store is kept if none was meanwhile. */
+  #published = 0;
 
   constructor(
     private readonly demand: StreamDemand = NO_DEMAND,
@@ -67,14 +69,20 @@ export class TopTransactionsTracker implements ChunkObserver {
   async top(limit: number): Promise<TopTransactionRecord[]> {
     if (this.#list) return this.#records(this.#list, limit);
     this.#asked = true;
-    return topTransactionsAsOf(this.store(), limit);
+    const published = this.#published;
+    const list = await this.#fromStore();
+    if (this.#published === published) this.#list = list; // still the newest: kept from now on
+    return this.#records(list, limit);
   }
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     const resident = chunk.resident;
     if (!resident) return { records: [], apply() {} };
     const streamed = this.demand.has(METHOD);
-    if (!this.#list && !streamed && !this.#asked) return { records: [], apply() {} };
+    if (!this.#list && !streamed && !this.#asked) {
+      // not kept: a list a query made meanwhile is one chunk old once this one is published
+      return { records: [], apply: () => void (this.#published++, (this.#list = undefined)) };
+    }
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const updates: StreamUpdate[] = [];
     // kept from now on: the list as of the newest block published, from the store
@@ -87,6 +95,7 @@ export class TopTransactionsTracker implements ChunkObserver {
     return {
       records: [],
       apply: () => {
+        this.#published++;
         this.#list = list;
         return updates;
       },

@@ -3,7 +3,8 @@
  * answer at the newest block, and the chunk after the first ask starts the list from the store. As
  * blocks go on being ingested (chunks of any size, the window moving past its first blocks), every
  * live answer equals a fresh as-of answer at the newest block, and in the end the engine that kept
- * its list from its first block (a subscription) answers the same.
+ * its list from its first block (a subscription) answers the same. A subscription made half-way
+ * starts the list from the store too.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
@@ -51,6 +52,22 @@ describe('the live top list, kept once asked', () => {
       at += size;
     }
     expect(checked).toBeGreaterThan(5);
+    expect(await live(lazy)).toEqual(await live(eager));
+  }, 120_000);
+
+  it('starts from the store when a subscription first keeps it', async () => {
+    const eager = await engineWithTokens();
+    await eager.subscribe('chain::priorityfee::top_txs', { window: '5m' }, () => undefined);
+    await ingest(eager, blocks);
+    const lazy = await engineWithTokens();
+    const half = Math.floor(blocks.length / 2);
+    await ingest(lazy, blocks.slice(0, half));
+    const pushes: unknown[] = [];
+    await lazy.subscribe('chain::priorityfee::top_txs', { window: '5m' }, (push) => void pushes.push(push.result));
+    for (let at = half; at < blocks.length; at += 40) await ingest(lazy, blocks.slice(at, at + 40));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pushes.length).toBe(blocks.length - half);
+    expect(pushes.at(-1)).toEqual(await live(lazy));
     expect(await live(lazy)).toEqual(await live(eager));
   }, 120_000);
 });
