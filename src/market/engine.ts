@@ -57,6 +57,12 @@ const TRAILING = [
 ] as const;
 const TRAILING_METHODS = TRAILING.map(([method]) => method);
 
+/** The windows streamed during one publication. */
+interface StreamedWindows {
+  readonly candles: readonly string[];
+  readonly trailing: readonly { readonly method: (typeof TRAILING)[number][0]; readonly record: (typeof TRAILING)[number][1]; readonly window: string }[];
+}
+
 type Keyed = { base: string; quote: string; timestamp: bigint };
 const byPair = (a: Keyed, b: Keyed) => comparePairs(a, b);
 /** Answer orders within one block's update (all of a block's records share its slot and time). */
@@ -112,13 +118,14 @@ export class MarketEngine implements ChunkObserver, PruneListener {
       apply: () => {
         commitPrices();
         const updates = new BlockUpdates();
+        const streamed = this.#streamedWindows();
         if (this.demand.has(BLOCK)) for (const s of stats) updates.add(BLOCK, s.slot, s.time, blockTradesRecord(s));
         const blocks = new Map<bigint, { time: bigint; pairs: MarketPair[] }>();
         let pair: MarketPair | undefined;
         for (const s of stats) {
           // a chunk's statistics come pair after pair: the same pair's strings, looked up once a run
           if (pair?.base !== s.base || pair.quote !== s.quote) pair = this.#pair(s.base, s.quote);
-          this.#push(pair, s, updates);
+          this.#push(pair, s, updates, streamed);
           let block = blocks.get(s.slot);
           if (!block) blocks.set(s.slot, (block = { time: s.time, pairs: [] }));
           block.pairs.push(pair);
@@ -130,20 +137,26 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     };
   }
 
+  /** The windows streamed now: candle widths, and trailing windows with their record makers. */
+  #streamedWindows(): StreamedWindows {
+    const candles = [...this.demand.windows(OHLCV)];
+    const trailing = TRAILING.flatMap(([method, record]) => [...this.demand.windows(method)].map((window) => ({ method, record, window })));
+    return { candles, trailing };
+  }
+
   /** Appends a block to its pair; adds the candles and trailing points it made to the streamed windows' updates. */
-  #push(pair: MarketPair, s: BlockStats, updates: BlockUpdates): void {
-    const candleWindows = [...this.demand.windows(OHLCV)];
-    const finished = candleWindows.map((w) => pair.finishedCandles(w));
+  #push(pair: MarketPair, s: BlockStats, updates: BlockUpdates, streamed: StreamedWindows): void {
+    // nothing streamed (a load): no per-block lists, a pair-block is one append
+    if (streamed.candles.length === 0 && streamed.trailing.length === 0) return pair.push(s);
+    const finished = streamed.candles.map((w) => pair.finishedCandles(w));
     pair.push(s);
-    candleWindows.forEach((window, k) => {
+    streamed.candles.forEach((window, k) => {
       const width = windowNanos(window);
       for (const c of pair.candlesSince(window, finished[k]!)) updates.add(OHLCV, s.slot, s.time, candleRecord(pair.series, window, width, c));
     });
-    for (const [method, record] of TRAILING) {
-      for (const window of this.demand.windows(method)) {
-        const key = { base: pair.base, quote: pair.quote, window, width: windowNanos(window) };
-        updates.add(method, s.slot, s.time, record(key, pair.newestPoint(window)));
-      }
+    for (const { method, record, window } of streamed.trailing) {
+      const key = { base: pair.base, quote: pair.quote, window, width: windowNanos(window) };
+      updates.add(method, s.slot, s.time, record(key, pair.newestPoint(window)));
     }
   }
 
