@@ -44,8 +44,10 @@ const METHOD = 'chain::priorityfee::fee';
 const RECENT = 1000;
 const startOf = (r: WindowFeesRecord): bigint => r.window_start;
 const TABLE = recordTableName(WindowFees);
+/** Chunks of at most this many blocks keep the windows in progress asked live up block by block (live ingest, a replay's commits). */
+const LIVE_CHUNK_BLOCKS = 16;
 
-/** A streamed window's incremental statistics, from the window's start. */
+/** A window in progress's incremental statistics (streamed or asked live), from the window's start. */
 interface StreamedWindow {
   start: bigint;
   stats: FeeWindowStats;
@@ -119,8 +121,10 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   #cache = new Map<string, { slot: bigint; record: WindowFeesRecord }>();
   /** The newest closed windows, per window. */
   readonly #closed = new Map<string, RecentRecords<WindowFeesRecord>>(FEE_WINDOWS.map((w) => [w, new RecentRecords(RECENT)]));
-  /** The windows that are streamed, kept incrementally (only while subscribed). */
+  /** The windows in progress kept incrementally: while streamed, or asked live in chunks of a few blocks. */
   readonly #streamed = new Map<string, StreamedWindow>();
+  /** The lengths whose window in progress a live answer has asked for. */
+  readonly #askedLive = new Set<string>();
   #newestSlot: bigint | undefined;
 
   constructor(
@@ -137,7 +141,11 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const closed: WindowFeesRecord[] = [];
     const streamed = FEE_WINDOWS.filter((w) => this.demand.windows(METHOD).has(w));
-    for (const window of this.#streamed.keys()) if (!(streamed as readonly string[]).includes(window)) this.#streamed.delete(window);
+    // the windows in progress kept up block by block: those streamed, and those asked live while
+    // blocks come a few at a time (live ingest: each answer then costs no kernel call; a load's
+    // chunks would pay the window's order statistics for every block, and recompute it when asked)
+    const kept = FEE_WINDOWS.filter((w) => streamed.includes(w) || (this.#askedLive.has(w) && columns.slots.length <= LIVE_CHUNK_BLOCKS));
+    for (const window of this.#streamed.keys()) if (!(kept as readonly string[]).includes(window)) this.#streamed.delete(window);
     for (const window of streamed) this.#eager.add(window);
     const eager = new Set(this.#eager);
     // an eager length's windows closed while it was not: made first, published before the chunk's own
@@ -154,15 +162,15 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
       const time = times.get(slot)!;
       const closedNow = await this.#addBlock(columns, b, slot, time, eager, pendingNow);
       closed.push(...closedNow);
-      if (streamed.length === 0) continue;
+      if (kept.length === 0) continue;
       // a streamed window pushes its state after every block, and the window this block closed
       const records: WindowFeesRecord[] = [];
-      for (const window of streamed) {
+      for (const window of kept) {
         const record = this.#streamedRecord(window, this.#open.get(window)!, columns, b);
         current.set(window, record);
-        records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
+        if (streamed.includes(window)) records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
       }
-      updates.push({ method: METHOD, slot, timestamp: time, records });
+      if (records.length > 0) updates.push({ method: METHOD, slot, timestamp: time, records });
     }
     const published = new Map([...this.#open].map(([window, open]): [string, OpenWindow] => [
       window, { ...open, counters: { ...open.counters }, spans: open.spans.slice() },
@@ -209,11 +217,11 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     return closed;
   }
 
-  /** The record of a streamed window after its newest block, b of `columns`: its statistics take that block's samples only. */
+  /** The record of a window kept incrementally after its newest block, b of `columns`: its statistics take that block's samples only. */
   #streamedRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number): WindowFeesRecord {
     let streamed = this.#streamed.get(window);
     if (streamed?.start !== open.start) {
-      // streamed from now on: every block of the window so far
+      // kept from now on: every block of the window so far
       streamed = { start: open.start, stats: new FeeWindowStats() };
       this.#streamed.set(window, streamed);
       streamed.stats.add(runToEnd(gatherSamples(open.spans)));
@@ -284,6 +292,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   /** The newest `limit` windows as of `at` (live when omitted), newest first. */
   async windows(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<WindowFeesRecord[]> {
     if (!store || this.#newestSlot === undefined) return [];
+    if (at === undefined) this.#askedLive.add(window);
     // an answer listing closed windows makes the length eager, and those pending as published now
     const pending = limit > 1 ? this.#pending.get(window)!.slice() : [];
     if (limit > 1) this.#eager.add(window);

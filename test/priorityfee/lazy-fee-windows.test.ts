@@ -3,7 +3,9 @@
  * blocks go on being ingested one call at a time. Every batch is as of one block (the window in
  * progress and the newest block fee record agree), its closed windows all end before the window in
  * progress, newest first without a gap, and each closed window any reader saw equals the one an
- * engine that listed every length from its first block made as the window closed.
+ * engine that listed every length from its first block made as the window closed. A window in
+ * progress asked live while blocks come one at a time is kept up block by block (no kernel call per
+ * answer), and answers what the kernel computes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBlocks, generateTokens, type GeneratedBlock } from '../../src/generate/market.js';
@@ -118,5 +120,27 @@ describe('fee windows made when first listed', () => {
     const pushedClosed = pushes.filter((w) => closed.has(w.window_start!) && w.timestamp === closed.get(w.window_start!)!.timestamp);
     expect(pushedClosed.length).toBeGreaterThan(0);
     for (const w of pushedClosed) expect(w).toEqual(closed.get(w.window_start!));
+  }, 120_000);
+
+  it('kept up block by block once asked live while blocks come one at a time: the kernel\'s answer each block', async () => {
+    const asked = await createEngine({ minSamples: 1 });
+    const other = await createEngine({ minSamples: 1 });
+    engines.push(asked, other);
+    for (const engine of [asked, other]) await engine.ingest({ tokens: generateTokens() });
+    const first = Math.floor(blocks.length * 0.5);
+    for (const engine of [asked, other]) await ingest(engine, blocks.slice(0, first));
+    let compared = 0;
+    for (const b of blocks.slice(first, first + 200)) {
+      for (const engine of [asked, other]) await ingest(engine, [b]);
+      // as of just after the newest block: the other engine's window in progress computed by the kernel worker (never asked live)
+      const at = new Date(Number(b.block.timestamp / 1_000_000n) + 1).toISOString();
+      for (const window of WINDOWS) {
+        const [live] = await asked.call('chain::priorityfee::fee', { window, limit: 1 });
+        const [computed] = await other.call('chain::priorityfee::fee', { window, limit: 1, at });
+        expect(live, `${window} after slot ${b.block.slot}`).toEqual(computed);
+        compared++;
+      }
+    }
+    expect(compared).toBe(400);
   }, 120_000);
 });
