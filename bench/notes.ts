@@ -61,16 +61,16 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On tw
   'where that thread does not wait for it: the transactions\' per-block forms made in the kernel worker while the chunks before ' +
   'commit, with the decoder asked for a batch ahead and two chunks read ahead, took the hour to 0.86x wall (step 32); moves the ' +
   'thread waited for measured no faster (the block fee statistics with the forms: 1.13x, their chunk\'s forms started too late ' +
-  'to be ready). Work not done pays most: the text columns (signatures, signers, programs: 2.2 of the 2.7 GB of the hour\'s ' +
-  'batches) checked and held by the decoder, the serving thread taking each block\'s best fee payers\' text only (step 34), and ' +
-  'the file read by positioned reads (step 35) took the hour\'s load to 0.78x wall. What is left, from a profile of the ' +
-  'hour\'s load after step 36 (13.6 s): the serving thread busy 11.4 s (garbage collection 1.5, the market\'s per-block work ' +
-  '1.6, the top list 0.64, messages to the workers 0.6, the fee windows\' samples 0.41, the block fee kernels 0.4) and idle ' +
-  '2.5; the decoder busy 10.2 s (parquet-wasm ~5, the text\'s checks 1.2, the kept rows copied out 1.0) and idle 3.4; the ' +
-  'kernel worker busy 4.0 s. The threads now wait on each other: the next steps take work off the serving thread (fee ' +
-  'windows of widths nobody asked for made when first asked, as the recommendations are; the top list\'s entries as typed ' +
-  'columns) and off the decoder (the text checked once per distinct signer and program); the peers show the budget: they ' +
-  'read only the columns the answers need, vectorized, on every core.';
+  'to be ready). Work not done pays most: the text columns checked and held by the decoder, the serving thread taking each ' +
+  'block\'s best fee payers\' text only (step 34), and the file read by positioned reads (step 35) took the hour\'s load to ' +
+  '0.78x wall; closed fee windows made when a query first lists their length (step 37, 0.95x) and the live top list kept ' +
+  'once asked (step 38, 0.97x). What is left, from a profile of the hour\'s load after step 37 (13.2 s): the serving thread ' +
+  'busy about 11.6 s (garbage collection 1.7, messages to the workers 0.6, the market\'s per-block work ~1.5, the block fee ' +
+  'kernels 0.4) and idle 1.6; the decoder busy about 10 s (parquet-wasm ~5, the text\'s checks 1.2, the kept rows copied out ' +
+  '1.0); the kernel worker about 4 s. The three threads now use both cores nearly throughout (about 23 s of CPU in 13 s): ' +
+  'what pays is CPU not spent anywhere (the serving thread allocated 1.1 GB over the hour after step 38, 0.3 GB of it one ' +
+  'object per pair-block for the market\'s statistics, which could be columns); the peers show the budget: they read only the ' +
+  'columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -196,14 +196,16 @@ const ENTRIES: readonly Entry[] = [
     explain: (f, t) => ({
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
-          'kept for as-of queries), at the load\'s end: resident memory grows with what is kept. Sampled there (2026-11-28, ' +
-          'step 36): 1,230 MiB; a forced collection 1,174; the decoder worker ending a second later 927 (about 250 MiB: ' +
-          'parquet-wasm\'s memory grows to 128-151 MiB decoding three streams of each row group, the numbers, the key lists and ' +
-          'the held text, and WebAssembly memory never shrinks); the kernel worker ending ten seconds later 827. The serving ' +
-          'thread holds ~420 MiB of ArrayBuffers (the fee columns of the 4.1 million non-vote transactions, 33 bytes each, ~130 ' +
-          'MiB; the trades ~130 MiB, 83 of it their signatures; the best fee payers\' signatures ~80 MiB; each transaction\'s row ' +
-          'in the file 23 MiB; the pairs\' series ~55 MiB) and a JS heap of 76-94 MiB. DuckDB-WASM is not started: its writes, ' +
-          'about 10 MB, are held. With `retain` the same engine is bounded by the retained span (the long-run family).'
+          'kept for as-of queries), at the load\'s end or while the answers are made (the answers\' own objects, ~100-150 MiB, ' +
+          'which the peers hold too). Sampled at the load\'s end (2026-11-28, after step 38; the peak there 1,085-1,130 MiB in ' +
+          'three runs): the decoder worker about 200 MiB (parquet-wasm\'s memory grows to 137-154 MiB with the streams of every ' +
+          'file read at once, and WebAssembly memory never shrinks; it ends with the load); the kernel worker about 50 MiB (its ' +
+          'fee kernels no longer grow to the hour window\'s 68 MiB: step 37); the serving thread ~560 MiB of buffers (the fee ' +
+          'columns of the 4.1 million non-vote transactions, 128 MiB; the trades ~130 MiB, 79 of it their signatures; the best ' +
+          'fee payers\' signatures 73 MiB; the pairs\' series 121 MiB of columns for 88 of blocks) and a JS heap of ~80 MiB. ' +
+          'The trade log had kept every chunk\'s trade columns for the market kernels (~37 MiB, a closure\'s shared scope) until ' +
+          'this session. DuckDB-WASM is not started: its writes, about 10 MB, are held. With `retain` the same engine is bounded ' +
+          'by the retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
@@ -216,11 +218,12 @@ const ENTRIES: readonly Entry[] = [
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
       close: t.kind === 'max-mib'
-        ? 'The decoder\'s memory: its three streams decode a row group each, and the held text could be copied out as each ' +
-          'batch is checked (the kept rows are known a chunk later, so it is held whole now); it ends with the load, so at the ' +
-          'peak it counts whole. Then the signatures of the trades and of the best fee payers left in the Parquet file and ' +
-          'read back by row when answered, as the write-locked accounts are (~160 MiB; the answers that show them would wait ' +
-          'for a read), and each transaction\'s file row as runs of rows (~20 MiB).'
+        ? 'The signatures of the trades and of the best fee payers left in the Parquet file and read back by row when ' +
+          'answered, as the write-locked accounts are (~150 MiB; an answer that shows them would wait for a read: about 7 ms ' +
+          'a row group of the file touched, measured), or kept as 64 bytes instead of 88 characters (~40 MiB); each ' +
+          'transaction\'s file row as runs of rows (~20 MiB). The decoder\'s memory: held text copied out of parquet-wasm\'s ' +
+          'memory measured worse (1.09x slower, a higher peak: the copies\' garbage), and fewer held batches no lower, so its ' +
+          'size is the streams of the files read at once; reading one file at a time would lower it at the cost of the overlap.'
         : E2E_CLOSE,
     }),
   },
