@@ -38,8 +38,8 @@ export interface BlockStats {
   readonly count: number;
   readonly buyCount: number;
   readonly outlierCount: number;
-  /** USD price of one quote unit at this block; NaN while unknown (set by `UsdPrices.apply`). */
-  quoteUsd: number;
+  /** USD price of one quote unit at this block; NaN while unknown. */
+  readonly quoteUsd: number;
 }
 
 /** Group keys are pair rank x 2^40 + slot - the chunk's first slot: 2^8 in the high word. */
@@ -66,13 +66,73 @@ function groupKeys(trades: ChunkTrades): BigInt64Array {
   return keys;
 }
 
+/** One pair's rows [from, to) of a chunk's statistics. */
+export interface PairRows {
+  readonly base: string;
+  readonly quote: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The statistics of every (slot, pair) of a chunk as columns, row r one pair's block (the fields of
+ * BlockStats), pair after pair, slots ascending within a pair: the kernels' own result columns, not
+ * an object a pair-block (those were a quarter of what the hour's load allocated on this thread).
+ */
+export interface ChunkBlockStats {
+  readonly rows: number;
+  readonly pairs: readonly PairRows[];
+  readonly slot: BigInt64Array;
+  readonly time: BigInt64Array;
+  readonly open: Float64Array;
+  readonly high: Float64Array;
+  readonly low: Float64Array;
+  readonly close: Float64Array;
+  readonly vwap: Float64Array;
+  readonly vwapRaw: Float64Array;
+  readonly baseVolume: Float64Array;
+  readonly quoteVolume: Float64Array;
+  readonly buyVolume: Float64Array;
+  readonly sellVolume: Float64Array;
+  readonly buyQuoteVolume: Float64Array;
+  readonly sellQuoteVolume: Float64Array;
+  readonly outlierVolumePct: Float64Array;
+  readonly count: Uint32Array;
+  readonly buyCount: Uint32Array;
+  readonly outlierCount: Uint32Array;
+  /** NaN until `UsdPrices.price` sets it. */
+  readonly quoteUsd: Float64Array;
+}
+
+/** Row r of a chunk's statistics (of `pair`'s rows) as one pair's block. */
+export function statsAt(s: ChunkBlockStats, pair: PairRows, r: number): BlockStats {
+  return {
+    base: pair.base, quote: pair.quote, slot: s.slot[r]!, time: s.time[r]!,
+    open: s.open[r]!, high: s.high[r]!, low: s.low[r]!, close: s.close[r]!, vwap: s.vwap[r]!, vwapRaw: s.vwapRaw[r]!,
+    baseVolume: s.baseVolume[r]!, quoteVolume: s.quoteVolume[r]!, buyVolume: s.buyVolume[r]!, sellVolume: s.sellVolume[r]!,
+    buyQuoteVolume: s.buyQuoteVolume[r]!, sellQuoteVolume: s.sellQuoteVolume[r]!, outlierVolumePct: s.outlierVolumePct[r]!,
+    count: s.count[r]!, buyCount: s.buyCount[r]!, outlierCount: s.outlierCount[r]!, quoteUsd: s.quoteUsd[r]!,
+  };
+}
+
+const NO_STATS: ChunkBlockStats = (() => {
+  const f = new Float64Array(0);
+  const u = new Uint32Array(0);
+  const t = new BigInt64Array(0);
+  return {
+    rows: 0, pairs: [], slot: t, time: t, open: f, high: f, low: f, close: f, vwap: f, vwapRaw: f, baseVolume: f, quoteVolume: f,
+    buyVolume: f, sellVolume: f, buyQuoteVolume: f, sellQuoteVolume: f, outlierVolumePct: f, count: u, buyCount: u, outlierCount: u, quoteUsd: f,
+  };
+})();
+
 /** Statistics of every (slot, pair) of the chunk, pair after pair, slots ascending within a pair. */
-export function blockStats(trades: ChunkTrades, outlierThreshold: number): BlockStats[] {
+export function blockStats(trades: ChunkTrades, outlierThreshold: number): ChunkBlockStats {
   const n = trades.slot.length;
-  if (n === 0) return [];
+  if (n === 0) return NO_STATS;
   const kernels = marketKernels();
   const keys = groupKeys(trades);
   const slots = wordsOf(trades.slot);
+  const times = wordsOf(trades.time);
   const ones = new Float64Array(n).fill(1);
   const aggregates = kernels.blockAggregates(
     { baseVolume: trades.baseVolume, quoteVolume: trades.quoteVolume, quoteUsdPrice: ones, isBuy: trades.isBuy },
@@ -81,38 +141,37 @@ export function blockStats(trades: ChunkTrades, outlierThreshold: number): Block
   );
   const prices = kernels.candles({ time: keys, baseVolume: ones, quoteVolume: trades.price, quoteUsdPrice: ones }, 1n);
 
-  const out: BlockStats[] = [];
+  const groups = aggregates.key.length;
+  if (groups !== prices.start.length) throw new Error('blockStats: kernel groups do not match the trades');
+  const slot = new BigInt64Array(groups);
+  const time = new BigInt64Array(groups);
+  // copied as 32-bit words: no BigInt a row
+  const [slotOut, timeOut] = [wordsOf(slot), wordsOf(time)];
+  const pairs: PairRows[] = [];
   let row = 0;
   for (const pair of trades.pairs) {
+    const from = row;
     for (let i = pair.from; i < pair.to; row++) {
       let end = i + 1;
       while (end < pair.to && sameU64(slots, end, i)) end++;
-      out.push({
-        base: pair.base,
-        quote: pair.quote,
-        slot: trades.slot[i]!,
-        time: trades.time[end - 1]!,
-        open: prices.open[row]!,
-        high: prices.high[row]!,
-        low: prices.low[row]!,
-        close: prices.close[row]!,
-        vwap: aggregates.vwap[row]!,
-        vwapRaw: aggregates.vwapRaw[row]!,
-        baseVolume: aggregates.baseVolume[row]!,
-        quoteVolume: aggregates.quoteVolume[row]!,
-        buyVolume: aggregates.buyVolume[row]!,
-        sellVolume: aggregates.sellVolume[row]!,
-        buyQuoteVolume: aggregates.buyVolumeUsd[row]!,
-        sellQuoteVolume: aggregates.sellVolumeUsd[row]!,
-        outlierVolumePct: aggregates.outlierVolumePct[row]!,
-        count: aggregates.count[row]!,
-        buyCount: aggregates.buyCount[row]!,
-        outlierCount: aggregates.outlierCount[row]!,
-        quoteUsd: Number.NaN,
-      });
+      if (row >= groups) throw new Error('blockStats: kernel groups do not match the trades');
+      slotOut[2 * row] = slots[2 * i]!;
+      slotOut[2 * row + 1] = slots[2 * i + 1]!;
+      timeOut[2 * row] = times[2 * (end - 1)]!; // the block's time: that of its last trade (all share it)
+      timeOut[2 * row + 1] = times[2 * (end - 1) + 1]!;
       i = end;
     }
+    pairs.push({ base: pair.base, quote: pair.quote, from, to: row });
   }
-  if (row !== aggregates.key.length || row !== prices.start.length) throw new Error('blockStats: kernel groups do not match the trades');
-  return out;
+  if (row !== groups) throw new Error('blockStats: kernel groups do not match the trades');
+  return {
+    rows: groups, pairs, slot, time,
+    open: prices.open, high: prices.high, low: prices.low, close: prices.close,
+    vwap: aggregates.vwap, vwapRaw: aggregates.vwapRaw, baseVolume: aggregates.baseVolume, quoteVolume: aggregates.quoteVolume,
+    buyVolume: aggregates.buyVolume, sellVolume: aggregates.sellVolume,
+    buyQuoteVolume: aggregates.buyVolumeUsd, sellQuoteVolume: aggregates.sellVolumeUsd,
+    outlierVolumePct: aggregates.outlierVolumePct,
+    count: aggregates.count, buyCount: aggregates.buyCount, outlierCount: aggregates.outlierCount,
+    quoteUsd: new Float64Array(groups).fill(Number.NaN),
+  };
 }

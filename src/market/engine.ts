@@ -33,7 +33,7 @@ import { prunedHistory, type PruneListener } from '../store/retention.js';
 import { windowStart } from '../windows/time-windows.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { blockTradesRecord } from './block-records.js';
-import { blockStats, type BlockStats } from './block-stats.js';
+import { blockStats, statsAt, type ChunkBlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
@@ -119,19 +119,24 @@ export class MarketEngine implements ChunkObserver, PruneListener {
         commitPrices();
         const updates = new BlockUpdates();
         const streamed = this.#streamedWindows();
-        if (this.demand.has(BLOCK)) for (const s of stats) updates.add(BLOCK, s.slot, s.time, blockTradesRecord(s));
+        if (this.demand.has(BLOCK)) {
+          for (const rows of stats.pairs) {
+            for (let r = rows.from; r < rows.to; r++) updates.add(BLOCK, stats.slot[r]!, stats.time[r]!, blockTradesRecord(statsAt(stats, rows, r)));
+          }
+        }
         const blocks = new Map<bigint, { time: bigint; pairs: MarketPair[] }>();
-        let pair: MarketPair | undefined;
-        for (const s of stats) {
-          // a chunk's statistics come pair after pair: the same pair's strings, looked up once a run
-          if (pair?.base !== s.base || pair.quote !== s.quote) pair = this.#pair(s.base, s.quote);
-          this.#push(pair, s, updates, streamed);
-          let block = blocks.get(s.slot);
-          if (!block) blocks.set(s.slot, (block = { time: s.time, pairs: [] }));
-          block.pairs.push(pair);
+        for (const rows of stats.pairs) {
+          const pair = this.#pair(rows.base, rows.quote);
+          for (let r = rows.from; r < rows.to; r++) {
+            this.#push(pair, stats, r, updates, streamed);
+            const slot = stats.slot[r]!;
+            let block = blocks.get(slot);
+            if (!block) blocks.set(slot, (block = { time: stats.time[r]!, pairs: [] }));
+            block.pairs.push(pair);
+          }
         }
         for (const [, block] of [...blocks].sort(([a], [b]) => (a < b ? -1 : 1))) this.#recent.add(block.time, block.pairs);
-        if (stats.length > 0) this.#newest = stats[stats.length - 1]!.time;
+        if (stats.rows > 0) this.#newest = stats.time[stats.rows - 1]!;
         return updates.list(UPDATE_ORDER);
       },
     };
@@ -145,18 +150,19 @@ export class MarketEngine implements ChunkObserver, PruneListener {
   }
 
   /** Appends a block to its pair; adds the candles and trailing points it made to the streamed windows' updates. */
-  #push(pair: MarketPair, s: BlockStats, updates: BlockUpdates, streamed: StreamedWindows): void {
+  #push(pair: MarketPair, stats: ChunkBlockStats, r: number, updates: BlockUpdates, streamed: StreamedWindows): void {
     // nothing streamed (a load): no per-block lists, a pair-block is one append
-    if (streamed.candles.length === 0 && streamed.trailing.length === 0) return pair.push(s);
+    if (streamed.candles.length === 0 && streamed.trailing.length === 0) return pair.push(stats, r);
     const finished = streamed.candles.map((w) => pair.finishedCandles(w));
-    pair.push(s);
+    pair.push(stats, r);
+    const [slot, time] = [stats.slot[r]!, stats.time[r]!];
     streamed.candles.forEach((window, k) => {
       const width = windowNanos(window);
-      for (const c of pair.candlesSince(window, finished[k]!)) updates.add(OHLCV, s.slot, s.time, candleRecord(pair.series, window, width, c));
+      for (const c of pair.candlesSince(window, finished[k]!)) updates.add(OHLCV, slot, time, candleRecord(pair.series, window, width, c));
     });
     for (const { method, record, window } of streamed.trailing) {
       const key = { base: pair.base, quote: pair.quote, window, width: windowNanos(window) };
-      updates.add(method, s.slot, s.time, record(key, pair.newestPoint(window)));
+      updates.add(method, slot, time, record(key, pair.newestPoint(window)));
     }
   }
 

@@ -17,7 +17,7 @@
  */
 import { MARKET_WINDOWS, windowNanos } from '../schema/time.js';
 import { windowStart } from '../windows/time-windows.js';
-import type { BlockStats } from './block-stats.js';
+import type { ChunkBlockStats } from './block-stats.js';
 import { CandleBook } from './candle-book.js';
 import { foldCandle, type CandleValues } from './candle-fold.js';
 import { PairSeries } from './pair-series.js';
@@ -76,8 +76,8 @@ export class MarketPair {
   }
 
   /** Appends the pair's next block: folds it into the candle books made so far and slides the live windows. */
-  push(stats: BlockStats): void {
-    this.series.push(stats);
+  push(stats: ChunkBlockStats, r: number): void {
+    this.series.push(stats, r);
     const i = this.series.length - 1;
     for (const book of this.#books.values()) book.add(this.series, i);
     for (const live of this.#live.values()) this.#slide(live);

@@ -6,7 +6,7 @@
  * retention from the oldest block retention keeps (market-pair.ts).
  */
 import { lowerBound } from '../windows/lower-bound.js';
-import type { BlockStats } from './block-stats.js';
+import type { BlockStats, ChunkBlockStats } from './block-stats.js';
 
 const FLOAT_COLUMNS = [
   'slot', 'open', 'high', 'low', 'close', 'vwap', 'vwapRaw', 'baseVolume', 'quoteVolume', 'buyVolume', 'sellVolume',
@@ -36,31 +36,31 @@ export class PairSeries {
     this.#allocate(FIRST_CAPACITY);
   }
 
-  /** Appends the pair's next block. */
-  push(s: BlockStats): void {
+  /** Appends the pair's next block: row r of a chunk's statistics. */
+  push(s: ChunkBlockStats, r: number): void {
     if (this.length === this.time.length) this.#allocate(2 * this.time.length);
     const i = this.length++;
-    this.time[i] = s.time;
-    this.count[i] = s.count;
-    this.buyCount[i] = s.buyCount;
-    this.outlierCount[i] = s.outlierCount;
+    this.time[i] = s.time[r]!;
+    this.count[i] = s.count[r]!;
+    this.buyCount[i] = s.buyCount[r]!;
+    this.outlierCount[i] = s.outlierCount[r]!;
     // a named store each (a loop over the column names costs a megamorphic keyed load a value: ~0.4 s of the hour's load)
     const v = this.values;
-    v.slot[i] = Number(s.slot);
-    v.open[i] = s.open;
-    v.high[i] = s.high;
-    v.low[i] = s.low;
-    v.close[i] = s.close;
-    v.vwap[i] = s.vwap;
-    v.vwapRaw[i] = s.vwapRaw;
-    v.baseVolume[i] = s.baseVolume;
-    v.quoteVolume[i] = s.quoteVolume;
-    v.buyVolume[i] = s.buyVolume;
-    v.sellVolume[i] = s.sellVolume;
-    v.buyQuoteVolume[i] = s.buyQuoteVolume;
-    v.sellQuoteVolume[i] = s.sellQuoteVolume;
-    v.outlierVolumePct[i] = s.outlierVolumePct;
-    v.quoteUsd[i] = s.quoteUsd;
+    v.slot[i] = Number(s.slot[r]!);
+    v.open[i] = s.open[r]!;
+    v.high[i] = s.high[r]!;
+    v.low[i] = s.low[r]!;
+    v.close[i] = s.close[r]!;
+    v.vwap[i] = s.vwap[r]!;
+    v.vwapRaw[i] = s.vwapRaw[r]!;
+    v.baseVolume[i] = s.baseVolume[r]!;
+    v.quoteVolume[i] = s.quoteVolume[r]!;
+    v.buyVolume[i] = s.buyVolume[r]!;
+    v.sellVolume[i] = s.sellVolume[r]!;
+    v.buyQuoteVolume[i] = s.buyQuoteVolume[r]!;
+    v.sellQuoteVolume[i] = s.sellQuoteVolume[r]!;
+    v.outlierVolumePct[i] = s.outlierVolumePct[r]!;
+    v.quoteUsd[i] = s.quoteUsd[r]!;
   }
 
   /** The statistics of block i, as pushed. */

@@ -6,7 +6,7 @@
  * (NaN here, JSON null on the wire), never 0. Only direct routes: a quote with no stablecoin pair of
  * its own stays unknown.
  */
-import type { BlockStats } from './block-stats.js';
+import type { ChunkBlockStats } from './block-stats.js';
 
 interface Quoted {
   slot: bigint;
@@ -21,28 +21,33 @@ export class UsdPrices {
   constructor(private readonly stablecoins: () => readonly string[]) {}
 
   /**
-   * Sets `quoteUsd` of every block statistic (in any order; priced in slot order) and returns the
+   * Sets `quoteUsd` of every row of a chunk's statistics (priced in slot order) and returns the
    * function that makes the new latest prices current, to call once the chunk is committed.
    */
-  price(blocks: readonly BlockStats[]): () => void {
+  price(stats: ChunkBlockStats): () => void {
     const stable = this.stablecoins();
-    const stableRank = (mint: string) => {
-      const r = stable.indexOf(mint);
-      return r < 0 ? stable.length : r;
-    };
     const latest = new Map(this.#latest);
+    // each row's pair and the rank of its quote among the stablecoins, made once a pair
+    const pairOf = new Int32Array(stats.rows);
+    const pairRank = stats.pairs.map(({ quote }) => {
+      const r = stable.indexOf(quote);
+      return r < 0 ? stable.length : r;
+    });
+    stats.pairs.forEach((pair, p) => pairOf.fill(p, pair.from, pair.to));
     // sorted on numbers made once (slots are below 2^53), not on BigInts and list lookups a comparison
-    const slot = blocks.map((b) => Number(b.slot));
-    const rank = blocks.map((b) => stableRank(b.quote));
-    const order = blocks.map((_, i) => i).sort((a, b) => slot[a]! - slot[b]! || rank[a]! - rank[b]! || a - b);
+    const slot = new Float64Array(stats.rows);
+    const order = new Uint32Array(stats.rows);
+    for (let i = 0; i < stats.rows; i++) (slot[i] = Number(stats.slot[i]!)), (order[i] = i);
+    order.sort((a, b) => slot[a]! - slot[b]! || pairRank[pairOf[a]!]! - pairRank[pairOf[b]!]! || a - b);
     for (const i of order) {
-      const block = blocks[i]!;
-      if (rank[i]! < stable.length) {
-        const known = latest.get(block.base);
-        if (known?.slot !== block.slot) latest.set(block.base, { slot: block.slot, price: block.vwap });
-        block.quoteUsd = 1;
+      const pair = stats.pairs[pairOf[i]!]!;
+      if (pairRank[pairOf[i]!]! < stable.length) {
+        const known = latest.get(pair.base);
+        const at = stats.slot[i]!;
+        if (known?.slot !== at) latest.set(pair.base, { slot: at, price: stats.vwap[i]! });
+        stats.quoteUsd[i] = 1;
       } else {
-        block.quoteUsd = latest.get(block.quote)?.price ?? Number.NaN;
+        stats.quoteUsd[i] = latest.get(pair.quote)?.price ?? Number.NaN;
       }
     }
     return () => {

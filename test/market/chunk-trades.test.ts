@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowsToTable } from '../../src/ingest/arrow.js';
-import { blockStats } from '../../src/market/block-stats.js';
+import { blockStats, statsAt } from '../../src/market/block-stats.js';
 import { chunkTrades, compareText } from '../../src/market/chunk-trades.js';
 import { decimalAmount, tradePrice } from '../../src/schema/amounts.js';
 import type { TradeRow } from '../../src/schema/tables.js';
@@ -79,7 +79,9 @@ describe('blockStats', () => {
         }));
       }
     });
-    const stats = blockStats(chunkTrades(rowsToTable('trades', rows)), 0.25);
+    const columns = blockStats(chunkTrades(rowsToTable('trades', rows)), 0.25);
+    const stats = columns.pairs.flatMap((pair) => Array.from({ length: pair.to - pair.from }, (_, k) => statsAt(columns, pair, pair.from + k)));
+    expect(stats.length).toBe(columns.rows);
     const expected = new Map<string, number>();
     for (const r of rows) expected.set(`${r.base}/${r.slot}`, (expected.get(`${r.base}/${r.slot}`) ?? 0) + 1);
     expect(new Map(stats.map((s) => [`${s.base}/${s.slot}`, s.count]))).toEqual(expected);
