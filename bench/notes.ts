@@ -323,8 +323,8 @@ const ENTRIES: readonly Entry[] = [
         'a batch of keys interned while the dictionary\'s table grows, the Arrow columns built from row objects. The fee answer ' +
         'no longer waits for its own work: a window in progress asked live is kept up block by block while blocks come a few ' +
         'at a time (the streams\' exact incremental statistics), where its statistics were computed in full in the kernel ' +
-        'worker on the first call after each block (3.4 ms p99). The p99s while ingesting sit near the 1 ms line: five runs ' +
-        'of this family on 2026-11-28, at the same code or one step apart, put each method between 0.6 and 1.6 ms, and 3 to 12 ' +
+        'worker on the first call after each block (3.4 ms p99). The p99s while ingesting sit near the 1 ms line: seven runs ' +
+        'of this family on 2026-11-28, at the same code or one step apart, put each method between 0.6 and 2.2 ms, and 3 to 12 ' +
         'of the 24 targets missed (the machine shared). Since step 21 ' +
         '(docs/architecture.md) the thread computes the blocks\' statistics itself instead of idling while the kernel worker ' +
         'did: it ingests faster and never idles, and the queries, sent back to back, meet a slice in progress more often. That ' +
