@@ -146,13 +146,16 @@ export class RecommendationsEngine implements ChunkObserver {
   async recommendations(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<RecommendationRecord[]> {
     if (!store) return [];
     const history = this.#windows.get(window)!;
-    if (this.#missing(history, limit, at)) {
+    // the answer is as of the blocks published at the call, even when its points are made after a
+    // commit in progress (so that it agrees with the other answers of its batch)
+    const end = at === undefined ? this.#blocks.length : this.#blocks.countBefore(at);
+    if (this.#missing(history, limit, at, end)) {
       return this.betweenCommits(async () => {
-        await this.#make(history, limit, at);
-        return this.#read(store, history, limit, at);
+        await this.#make(history, limit, at, end);
+        return this.#read(store, history, limit, at, end);
       });
     }
-    return this.#read(store, history, limit, at);
+    return this.#read(store, history, limit, at, end);
   }
 
   /**
@@ -167,31 +170,35 @@ export class RecommendationsEngine implements ChunkObserver {
     }
   }
 
-  /** Block indexes [from, end) of the points an answer needs. */
-  #needed(limit: number, at: bigint | undefined): [number, number] {
-    const end = at === undefined ? this.#blocks.length : this.#blocks.countBefore(at);
+  /** Block indexes [from, end) of the points an answer as of block index `end` needs. */
+  #needed(limit: number, end: number): [number, number] {
     return [Math.max(0, end - limit), end];
   }
 
   /** Whether the answer needs points not made yet (or the window to go live). */
-  #missing(history: WindowHistory, limit: number, at: bigint | undefined): boolean {
+  #missing(history: WindowHistory, limit: number, at: bigint | undefined, end: number): boolean {
     if (at === undefined && !history.live) return true;
-    return !history.done.covers(...this.#needed(limit, at));
+    return !history.done.covers(...this.#needed(limit, end));
   }
 
   /** Makes the points the answer needs; a live answer puts the window live. Runs between commits. */
-  async #make(history: WindowHistory, limit: number, at: bigint | undefined): Promise<void> {
-    const [from, end] = this.#needed(limit, at);
+  async #make(history: WindowHistory, limit: number, at: bigint | undefined, end: number): Promise<void> {
+    const [from] = this.#needed(limit, end);
     if (at === undefined && !history.live) return this.#goLive(history, from);
     for (const [a, b] of history.done.missing(from, end)) await this.#fill(history, a, b);
   }
 
-  async #read(store: Store, history: WindowHistory, limit: number, at: bigint | undefined): Promise<RecommendationRecord[]> {
-    const live = at === undefined && history.live ? history.recent.newest(limit) : undefined;
+  /** The answer as of block index `end`: the newest `limit` points before it, newest first. */
+  async #read(store: Store, history: WindowHistory, limit: number, at: bigint | undefined, end: number): Promise<RecommendationRecord[]> {
+    // a live window's newest points are those of the newest blocks: those published since the call left out
+    const since = this.#blocks.length - end;
+    const live = at === undefined && history.live && since <= history.recent.size
+      ? history.recent.last(limit, history.recent.size - since)?.reverse() : undefined;
     if (live) return live;
-    const held = history.made && madePoints(history.made, ...this.#needed(limit, at));
+    const held = history.made && madePoints(history.made, ...this.#needed(limit, end));
     if (held) return held;
-    const asOf = at === undefined ? '' : ` AND "timestamp" < ${sqlInteger(at)}`;
+    const asOf = at !== undefined ? ` AND "timestamp" < ${sqlInteger(at)}`
+      : since > 0 && end > 0 ? ` AND "timestamp" <= ${sqlInteger(this.#blocks.times[end - 1]!)}` : '';
     const rows = await store.rows(
       `SELECT * FROM ${TABLE} WHERE window_duration = ${sqlInteger(history.length)}${asOf}` +
         ` ORDER BY "timestamp" DESC, window_end DESC LIMIT ${limit}`,

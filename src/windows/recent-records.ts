@@ -26,6 +26,11 @@ export class RecentRecords<T> {
     }
   }
 
+  /** The records held. */
+  get size(): number {
+    return this.#items.length;
+  }
+
   /** How many of the records held come before `x` by `key` (records are held in ascending order of it). */
   before<K extends bigint | number>(key: (record: T) => K, x: K): number {
     return lowerBoundBy(this.#items, key, x);

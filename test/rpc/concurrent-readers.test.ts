@@ -2,7 +2,8 @@
  * Eight readers (local object, local text, MessagePort object and text) query while blocks are
  * ingested one call at a time. Whatever moment a reader catches, it sees whole blocks only, a
  * record's id never changes, and the methods of one batch agree on the newest block (the fee window
- * in progress too: its newest block and its transactions are the published blocks').
+ * in progress too: its newest block and its transactions are the published blocks'; the
+ * recommendation's points too, though its window is first asked while blocks are ingested).
  */
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,4 +104,28 @@ describe('concurrent readers during ingest', () => {
     expect(seen.violations).toEqual([]);
     expect(seen.queries).toBeGreaterThan(market.length);
   }, 120_000);
+
+  it('a recommendation window first asked while blocks are ingested answers as of its batch\'s newest block', async () => {
+    const engine = await createEngine({ minSamples: 1 });
+    engines.push(engine);
+    await engine.ingest({ tokens: generateTokens() });
+    const ingest = (b: (typeof market)[number]) => engine.ingest({ blocks: [b.block], transactions: b.transactions, trades: b.trades });
+    for (const b of market.slice(0, 20)) await ingest(b);
+    const violations: string[] = [];
+    // each window asked once, its first answer racing the ingest of the blocks after the 20th
+    const windows = ['1s', '10s', '30s', '1m', '3m', '5m', '15m'];
+    const asked = windows.map(async (window, k) => {
+      await new Promise((resolve) => setTimeout(resolve, 3 * k));
+      const reply = await engine.request([
+        { jsonrpc: '2.0', id: 1, method: 'chain::priorityfee::block', params: { limit: 3 } },
+        { jsonrpc: '2.0', id: 2, method: 'chain::priorityfee::recommendation', params: { window, limit: 3 } },
+      ]);
+      const [blocks, points] = reply.map((e) => (e as { result: Record<string, string>[] }).result);
+      const [blockTimes, pointTimes] = [blocks!.map((b) => b.timestamp), points!.map((p) => p.timestamp)];
+      if (JSON.stringify(blockTimes) !== JSON.stringify(pointTimes)) violations.push(`${window}: points at ${pointTimes}, newest blocks at ${blockTimes}`);
+    });
+    for (const b of market.slice(20)) await ingest(b);
+    await Promise.all(asked);
+    expect(violations).toEqual([]);
+  }, 60_000);
 });
