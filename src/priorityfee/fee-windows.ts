@@ -233,17 +233,24 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     return windowFeesRecord(this.kernels, window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
   }
 
-  /** The records of pending windows of `window`, oldest first (each made once: one at a time, as a chunk makes them). */
+  /** The records of pending windows of `window`, oldest first (each made once, whoever needs it first; two in flight at most). */
   async #make(window: string, pending: readonly Readonly<OpenWindow>[]): Promise<WindowFeesRecord[]> {
-    const records: WindowFeesRecord[] = [];
-    for (const open of pending) {
-      let making = this.#making.get(open);
-      if (!making) {
-        making = this.#record(window, open);
-        this.#making.set(open, making);
-        making.catch(() => this.#making.delete(open)); // a failure is the caller's; the next one tries again
+    const making = (open: Readonly<OpenWindow>) => {
+      let record = this.#making.get(open);
+      if (!record) {
+        record = this.#record(window, open);
+        this.#making.set(open, record);
+        record.catch(() => this.#making.delete(open)); // a failure is the caller's; the next one tries again
       }
-      records.push(await making);
+      return record;
+    };
+    const records: WindowFeesRecord[] = [];
+    // one window ahead: its samples are gathered here while the kernel worker computes the one before
+    let next = pending.length > 0 ? making(pending[0]!) : undefined;
+    for (let k = 0; k < pending.length; k++) {
+      const record = next!;
+      next = k + 1 < pending.length ? making(pending[k + 1]!) : undefined;
+      records.push(await record);
     }
     return records;
   }
