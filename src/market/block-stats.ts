@@ -104,17 +104,6 @@ export interface ChunkBlockStats {
   readonly quoteUsd: Float64Array;
 }
 
-/** Row r of a chunk's statistics (of `pair`'s rows) as one pair's block. */
-export function statsAt(s: ChunkBlockStats, pair: PairRows, r: number): BlockStats {
-  return {
-    base: pair.base, quote: pair.quote, slot: s.slot[r]!, time: s.time[r]!,
-    open: s.open[r]!, high: s.high[r]!, low: s.low[r]!, close: s.close[r]!, vwap: s.vwap[r]!, vwapRaw: s.vwapRaw[r]!,
-    baseVolume: s.baseVolume[r]!, quoteVolume: s.quoteVolume[r]!, buyVolume: s.buyVolume[r]!, sellVolume: s.sellVolume[r]!,
-    buyQuoteVolume: s.buyQuoteVolume[r]!, sellQuoteVolume: s.sellQuoteVolume[r]!, outlierVolumePct: s.outlierVolumePct[r]!,
-    count: s.count[r]!, buyCount: s.buyCount[r]!, outlierCount: s.outlierCount[r]!, quoteUsd: s.quoteUsd[r]!,
-  };
-}
-
 const NO_STATS: ChunkBlockStats = (() => {
   const f = new Float64Array(0);
   const u = new Uint32Array(0);

@@ -33,7 +33,7 @@ import { prunedHistory, type PruneListener } from '../store/retention.js';
 import { windowStart } from '../windows/time-windows.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { blockTradesRecord } from './block-records.js';
-import { blockStats, statsAt, type ChunkBlockStats } from './block-stats.js';
+import { blockStats, type ChunkBlockStats } from './block-stats.js';
 import { candleRecord } from './candle-records.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { IngestionLog } from './ingestion-log.js';
@@ -57,8 +57,10 @@ const TRAILING = [
 ] as const;
 const TRAILING_METHODS = TRAILING.map(([method]) => method);
 
-/** The windows streamed during one publication. */
+/** What is streamed during one publication: market blocks, and the windows of the others. */
 interface StreamedWindows {
+  /** chain::market::block (no window). */
+  readonly blocks: boolean;
   readonly candles: readonly string[];
   readonly trailing: readonly { readonly method: (typeof TRAILING)[number][0]; readonly record: (typeof TRAILING)[number][1]; readonly window: string }[];
 }
@@ -119,11 +121,6 @@ export class MarketEngine implements ChunkObserver, PruneListener {
         commitPrices();
         const updates = new BlockUpdates();
         const streamed = this.#streamedWindows();
-        if (this.demand.has(BLOCK)) {
-          for (const rows of stats.pairs) {
-            for (let r = rows.from; r < rows.to; r++) updates.add(BLOCK, stats.slot[r]!, stats.time[r]!, blockTradesRecord(statsAt(stats, rows, r)));
-          }
-        }
         const blocks = new Map<bigint, { time: bigint; pairs: MarketPair[] }>();
         for (const rows of stats.pairs) {
           const pair = this.#pair(rows.base, rows.quote);
@@ -142,20 +139,21 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     };
   }
 
-  /** The windows streamed now: candle widths, and trailing windows with their record makers. */
+  /** What is streamed now: market blocks, candle widths, and trailing windows with their record makers. */
   #streamedWindows(): StreamedWindows {
     const candles = [...this.demand.windows(OHLCV)];
     const trailing = TRAILING.flatMap(([method, record]) => [...this.demand.windows(method)].map((window) => ({ method, record, window })));
-    return { candles, trailing };
+    return { blocks: this.demand.has(BLOCK), candles, trailing };
   }
 
-  /** Appends a block to its pair; adds the candles and trailing points it made to the streamed windows' updates. */
+  /** Appends a block to its pair; adds its record, and the candles and trailing points it made, to what is streamed. */
   #push(pair: MarketPair, stats: ChunkBlockStats, r: number, updates: BlockUpdates, streamed: StreamedWindows): void {
     // nothing streamed (a load): no per-block lists, a pair-block is one append
-    if (streamed.candles.length === 0 && streamed.trailing.length === 0) return pair.push(stats, r);
+    if (!streamed.blocks && streamed.candles.length === 0 && streamed.trailing.length === 0) return pair.push(stats, r);
     const finished = streamed.candles.map((w) => pair.finishedCandles(w));
     pair.push(stats, r);
     const [slot, time] = [stats.slot[r]!, stats.time[r]!];
+    if (streamed.blocks) updates.add(BLOCK, slot, time, blockTradesRecord(pair.series.stats(pair.series.length - 1)));
     streamed.candles.forEach((window, k) => {
       const width = windowNanos(window);
       for (const c of pair.candlesSince(window, finished[k]!)) updates.add(OHLCV, slot, time, candleRecord(pair.series, window, width, c));

@@ -48,7 +48,7 @@ const TABLE = recordTableName(WindowFees);
 const LIVE_CHUNK_BLOCKS = 16;
 
 /** A window in progress's incremental statistics (streamed or asked live), from the window's start. */
-interface StreamedWindow {
+interface IncrementalWindow {
   start: bigint;
   stats: FeeWindowStats;
 }
@@ -122,7 +122,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   /** The newest closed windows, per window. */
   readonly #closed = new Map<string, RecentRecords<WindowFeesRecord>>(FEE_WINDOWS.map((w) => [w, new RecentRecords(RECENT)]));
   /** The windows in progress kept incrementally: while streamed, or asked live in chunks of a few blocks. */
-  readonly #streamed = new Map<string, StreamedWindow>();
+  readonly #incremental = new Map<string, IncrementalWindow>();
   /** The lengths whose window in progress a live answer has asked for. */
   readonly #askedLive = new Set<string>();
   #newestSlot: bigint | undefined;
@@ -145,15 +145,12 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     // blocks come a few at a time (live ingest: each answer then costs no kernel call; a load's
     // chunks would pay the window's order statistics for every block, and recompute it when asked)
     const kept = FEE_WINDOWS.filter((w) => streamed.includes(w) || (this.#askedLive.has(w) && columns.slots.length <= LIVE_CHUNK_BLOCKS));
-    for (const window of this.#streamed.keys()) if (!(kept as readonly string[]).includes(window)) this.#streamed.delete(window);
+    for (const window of this.#incremental.keys()) if (!(kept as readonly string[]).includes(window)) this.#incremental.delete(window);
     for (const window of streamed) this.#eager.add(window);
     const eager = new Set(this.#eager);
     // an eager length's windows closed while it was not: made first, published before the chunk's own
     const caughtUp: MadeWindows[] = [];
-    for (const window of eager) {
-      const pending = this.#pending.get(window)!.slice();
-      if (pending.length > 0) caughtUp.push({ window, pending, records: await this.#make(window, pending) });
-    }
+    for (const window of eager) caughtUp.push(await this.#makePending(window));
     const pendingNow = new Map<string, OpenWindow[]>();
     const updates: StreamUpdate[] = [];
     const current = new Map<string, WindowFeesRecord>();
@@ -166,7 +163,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
       // a streamed window pushes its state after every block, and the window this block closed
       const records: WindowFeesRecord[] = [];
       for (const window of kept) {
-        const record = this.#streamedRecord(window, this.#open.get(window)!, columns, b);
+        const record = this.#incrementalRecord(window, this.#open.get(window)!, columns, b);
         current.set(window, record);
         if (streamed.includes(window)) records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
       }
@@ -198,7 +195,8 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     for (const [window, open] of this.#open) {
       if (windowStart(time, windowNanos(window)) !== open.start) {
         if (eager.has(window)) closed.push(await this.#record(window, open));
-        else pending.set(window, [...(pending.get(window) ?? []), open]);
+        else if (pending.has(window)) pending.get(window)!.push(open);
+        else pending.set(window, [open]);
         this.#open.delete(window);
       }
     }
@@ -218,23 +216,26 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   }
 
   /** The record of a window kept incrementally after its newest block, b of `columns`: its statistics take that block's samples only. */
-  #streamedRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number): WindowFeesRecord {
-    let streamed = this.#streamed.get(window);
-    if (streamed?.start !== open.start) {
+  #incrementalRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number): WindowFeesRecord {
+    let kept = this.#incremental.get(window);
+    if (kept?.start !== open.start) {
       // kept from now on: every block of the window so far
-      streamed = { start: open.start, stats: new FeeWindowStats() };
-      this.#streamed.set(window, streamed);
-      streamed.stats.add(runToEnd(gatherSamples(open.spans)));
-    } else streamed.stats.add(runToEnd(gatherSamples([{ columns, from: b, to: b + 1 }])));
-    return windowFeesRecordOf(streamed.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
+      kept = { start: open.start, stats: new FeeWindowStats() };
+      this.#incremental.set(window, kept);
+      kept.stats.add(runToEnd(gatherSamples(open.spans)));
+    } else kept.stats.add(runToEnd(gatherSamples([{ columns, from: b, to: b + 1 }])));
+    return windowFeesRecordOf(kept.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
   async #record(window: string, open: Readonly<OpenWindow>): Promise<WindowFeesRecord> {
     return windowFeesRecord(this.kernels, window, open.start, open.counters, open.lastTimestamp, open.spans, this.minSamples());
   }
 
-  /** The records of pending windows of `window`, oldest first (each made once, whoever needs it first; two in flight at most). */
-  async #make(window: string, pending: readonly Readonly<OpenWindow>[]): Promise<WindowFeesRecord[]> {
+  /**
+   * The pending windows of `window` (as published when called, unless given) and their records,
+   * oldest first: each made once, whoever needs it first; two in flight at most.
+   */
+  async #makePending(window: string, pending = this.#pending.get(window)!.slice()): Promise<MadeWindows> {
     const making = (open: Readonly<OpenWindow>) => {
       let record = this.#making.get(open);
       if (!record) {
@@ -252,7 +253,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
       next = k + 1 < pending.length ? making(pending[k + 1]!) : undefined;
       records.push(await record);
     }
-    return records;
+    return { window, pending, records };
   }
 
   /**
@@ -261,6 +262,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
    */
   #publish({ window, pending, records }: MadeWindows): void {
     const list = this.#pending.get(window)!;
+    if (pending.length === 0) return;
     const from = list.length > 0 ? pending.indexOf(list[0]!) : -1;
     if (from < 0) return;
     let n = 0;
@@ -279,8 +281,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   async beforePrune(): Promise<void> {
     for (const window of FEE_WINDOWS) {
       this.#eager.add(window);
-      const pending = this.#pending.get(window)!.slice();
-      if (pending.length > 0) this.#publish({ window, pending, records: await this.#make(window, pending) });
+      this.#publish(await this.#makePending(window));
     }
   }
 
@@ -308,14 +309,11 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     const live = newest === undefined || newest.slot === this.#newestSlot;
     const current = live ? await this.#inProgress(window) : await this.#partial(store, window, newest!);
     if (!current || limit <= 1) return current ? [current] : [];
-    let made: WindowFeesRecord[] = [];
-    if (pending.length > 0) {
-      made = await this.#make(window, pending);
-      this.#publish({ window, pending, records: made });
-    }
+    const made = await this.#makePending(window, pending);
+    this.#publish(made);
     // the closed windows before it, newest first: those just made (newer than any made before), then
     // the others, before the oldest of those (chunks published meanwhile closed only newer ones)
-    const before = made.filter((r) => r.window_start < current.window_start);
+    const before = made.records.filter((r) => r.window_start < current.window_start);
     const newer = before.slice(-(limit - 1)).reverse();
     const more = limit - 1 - newer.length;
     if (more === 0) return [current, ...newer];

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowsToTable } from '../../src/ingest/arrow.js';
-import { blockStats, statsAt } from '../../src/market/block-stats.js';
+import { blockStats } from '../../src/market/block-stats.js';
 import { chunkTrades, compareText } from '../../src/market/chunk-trades.js';
 import { decimalAmount, tradePrice } from '../../src/schema/amounts.js';
 import type { TradeRow } from '../../src/schema/tables.js';
@@ -80,7 +80,9 @@ describe('blockStats', () => {
       }
     });
     const columns = blockStats(chunkTrades(rowsToTable('trades', rows)), 0.25);
-    const stats = columns.pairs.flatMap((pair) => Array.from({ length: pair.to - pair.from }, (_, k) => statsAt(columns, pair, pair.from + k)));
+    const stats = columns.pairs.flatMap(({ base, from, to }) => Array.from({ length: to - from }, (_, k) => ({
+      base, slot: columns.slot[from + k]!, time: columns.time[from + k]!, count: columns.count[from + k]!,
+    })));
     expect(stats.length).toBe(columns.rows);
     const expected = new Map<string, number>();
     for (const r of rows) expected.set(`${r.base}/${r.slot}`, (expected.get(`${r.base}/${r.slot}`) ?? 0) + 1);

@@ -35,11 +35,17 @@ const results = (reply: ResponseEntry[]) =>
     return entry.result as Row[];
   });
 
+/** An engine holding the token list only. */
+async function engineWithTokens(): Promise<Engine> {
+  const engine = await createEngine({ minSamples: 1 });
+  engines.push(engine);
+  await engine.ingest({ tokens: generateTokens() });
+  return engine;
+}
+
 /** An engine that lists every length after its first block: each window is made as it closes. */
 async function eagerEngine(): Promise<Engine> {
-  const eager = await createEngine({ minSamples: 1 });
-  engines.push(eager);
-  await eager.ingest({ tokens: generateTokens() });
+  const eager = await engineWithTokens();
   await ingest(eager, blocks.slice(0, 1));
   for (const window of WINDOWS) await eager.call('chain::priorityfee::fee', { window, limit: 2 });
   await ingest(eager, blocks.slice(1));
@@ -51,9 +57,7 @@ describe('fee windows made when first listed', () => {
   beforeAll(async () => void (eager = await eagerEngine()), 60_000);
 
   it('answer as of one block while blocks are ingested, and equal the windows made as they closed', async () => {
-    const lazy = await createEngine({ minSamples: 1 });
-    engines.push(lazy);
-    await lazy.ingest({ tokens: generateTokens() });
+    const lazy = await engineWithTokens();
 
     // the lazy engine is first asked about four minutes in: three 1m windows are pending then, no 5m one
     const first = Math.floor(blocks.length * 0.6);
@@ -103,9 +107,7 @@ describe('fee windows made when first listed', () => {
   }, 120_000);
 
   it('made before a subscription\'s first push, when a stream makes the length eager', async () => {
-    const engine = await createEngine({ minSamples: 1 });
-    engines.push(engine);
-    await engine.ingest({ tokens: generateTokens() });
+    const engine = await engineWithTokens();
     const first = Math.floor(blocks.length * 0.6);
     await ingest(engine, blocks.slice(0, first));
     const pushes: Row[] = [];
@@ -123,10 +125,7 @@ describe('fee windows made when first listed', () => {
   }, 120_000);
 
   it('kept up block by block once asked live while blocks come one at a time: the kernel\'s answer each block', async () => {
-    const asked = await createEngine({ minSamples: 1 });
-    const other = await createEngine({ minSamples: 1 });
-    engines.push(asked, other);
-    for (const engine of [asked, other]) await engine.ingest({ tokens: generateTokens() });
+    const [asked, other] = [await engineWithTokens(), await engineWithTokens()];
     const first = Math.floor(blocks.length * 0.5);
     for (const engine of [asked, other]) await ingest(engine, blocks.slice(0, first));
     let compared = 0;
