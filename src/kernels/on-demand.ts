@@ -64,6 +64,10 @@ export class OnDemandWorker<C extends Worker> {
   /** Ends a use; the last one starts the linger. */
   release(): void {
     if (--this.#uses > 0 || this.#linger === undefined) return;
+    // no linger: ended now, not by a timer, which waits for whatever the caller does next without
+    // yielding to the event loop (the answers after a load: the decoder's ~200 MiB then outlived the
+    // load by the first answers, ~0.8 s, and made the hour's peak)
+    if (this.#linger === 0) return void this.#end();
     this.#timer = setTimeout(() => void this.#end(), this.#linger);
     // a lingering worker never keeps a process alive (Node's timers have unref; browsers' are numbers)
     (this.#timer as { unref?: () => void }).unref?.();

@@ -151,6 +151,23 @@ describe('a worker told to linger by a use', () => {
   });
 });
 
+describe('a use that asks for no linger', () => {
+  it('ends the worker as it ends, before any timer could run (what follows it without yielding to the event loop does not keep it)', async () => {
+    const { started, start } = counting();
+    const worker = new OnDemandWorker(start, LINGER);
+    try {
+      await worker.use((client) => client.sampleStats({
+        price: new BigUint64Array([1n]), fee: new BigUint64Array([2n]), limit: new BigUint64Array([200_000n]), position: new Float64Array([0]),
+      }), 0);
+      // microtasks only: a timer of 0 ms would not have fired yet
+      for (let turns = 0; turns < 10 && !started[0]!.failed; turns++) await null;
+      expect(started[0]!.failed, 'ended within the use\'s own microtasks').toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+});
+
 describe('the engine\'s decoder worker', () => {
   it('ends as a load ends, and the accounts left in the file are read back by another', async () => {
     const folder = join(dir, 'dump');
