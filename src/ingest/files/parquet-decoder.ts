@@ -141,6 +141,37 @@ interface HeldText {
  */
 const MAX_HELD_TEXT = 8;
 
+/**
+ * A batch's bytes at most, as the file's metadata counts them (uncompressed pages: strings of a
+ * dictionary-encoded column decode to more). parquet-wasm's memory grows to its largest batch and
+ * that batch's IPC copy, and never shrinks: a trades file's 65,536-row batches (~40 MiB decoded,
+ * and the copy as much again) took the decoder's memory to ~145 MiB in the hour's load, ~120 in
+ * batches of this size (15k trades); a transactions file's numbers still come 65,536 rows a batch.
+ */
+export const BATCH_BYTES = 2 << 20;
+
+/**
+ * Rows per batch: at most `batchRows`, fewer when the row group with the widest rows of `columns`
+ * would take more than BATCH_BYTES; never under 1,024.
+ */
+function batchRowsWithin(file: ParquetFile, columns: string[], batchRows: number): number {
+  const wanted = new Set(columns);
+  let widest = 0;
+  const metadata = file.metadata();
+  for (const group of metadata.rowGroups()) {
+    const rows = group.numRows();
+    let bytes = 0;
+    for (const column of group.columns()) {
+      if (wanted.has(column.columnPath()[0]!)) bytes += column.uncompressedSize();
+      column.free();
+    }
+    group.free();
+    if (rows > 0) widest = Math.max(widest, bytes / rows);
+  }
+  metadata.free();
+  return widest === 0 ? batchRows : Math.min(batchRows, Math.max(1024, Math.floor(BATCH_BYTES / widest)));
+}
+
 type ParquetFile = Awaited<ReturnType<Awaited<ReturnType<typeof loadParquetWasm>>['ParquetFile']['fromFile']>>;
 
 /** The file at `location`, opened by parquet-wasm, and how to free it and its source (the caller does). */
@@ -231,10 +262,13 @@ export function createParquetDecoder(): ParquetDecoder {
         const names = options.columns ?? fields.map((f) => f.name);
         const deferred = fields.filter((f) => options.deferKeyLists?.includes(f.name) && names.includes(f.name) && isKeyListField(f)).map((f) => f.name);
         const text = fields.filter((f) => options.holdText?.columns.includes(f.name) && names.includes(f.name) && String(f.type) === 'Utf8').map((f) => f.name);
-        const read = (columns?: string[]) =>
-          file.stream({ batchSize: options.batchRows, concurrency: 1, ...(columns ? { columns } : {}) }) as Promise<ReadableStream<StreamedBatch>>;
         const left = [...deferred, ...text];
-        const stream = await read(options.columns || left.length > 0 ? names.filter((n) => !left.includes(n)) : undefined);
+        const handedOver = names.filter((n) => !left.includes(n));
+        // one batch size for every stream of the file: theirs are cut in step (`inStep`)
+        const batchSize = batchRowsWithin(file, handedOver, options.batchRows);
+        const read = (columns?: string[]) =>
+          file.stream({ batchSize, concurrency: 1, ...(columns ? { columns } : {}) }) as Promise<ReadableStream<StreamedBatch>>;
+        const stream = await read(options.columns || left.length > 0 ? handedOver : undefined);
         const handle = nextHandle++;
         const key = `${instance}:${handle}`;
         files.set(handle, {
