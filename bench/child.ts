@@ -4,6 +4,7 @@
  * one JSON line with its results as the last line of its output.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,8 +67,20 @@ export function printResult(value: unknown): void {
   process.stdout.write(`${RESULT}${JSON.stringify(value)}\n`);
 }
 
-/** Peak resident set size of this process so far, MiB. */
-export const peakRssMiB = (): number => process.resourceUsage().maxRSS / 1024;
+/**
+ * Peak resident set size of this process so far, MiB: its memory's own high-water mark (Linux's
+ * VmHWM). getrusage's maxRSS is not that: Linux carries over to an exec'd child the resident set
+ * its parent had when it forked it, so every child of a runner at 954 MiB reported at least 954.
+ */
+export function peakRssMiB(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]) / 1024;
+  } catch {
+    // no /proc: not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
 
 /** Resident set size now, MiB. */
 export const rssMiB = (): number => process.memoryUsage().rss / 2 ** 20;

@@ -184,7 +184,7 @@ export async function ingestFigures(options: BenchOptions): Promise<Figure[]> {
         generate_seconds: generated.seconds,
       },
       notes: [
-        'The dump is generated within the run (src/generate, seed 1) into a temporary folder, then loaded by a fresh process; peak RSS is that process\'s maximum resident set (process.resourceUsage().maxRSS).',
+        'The dump is generated within the run (src/generate, seed 1) into a temporary folder, then loaded by a fresh process; peak RSS is that process\'s own high-water mark of resident memory (VmHWM: getrusage\'s maxRSS counts what the runner held when it forked it).',
         'chainlens decodes Parquet with parquet-wasm, validates every row, stores the raw tables in DuckDB-WASM and computes every method\'s per-block state (fee statistics, windows, recommendations, market aggregates) as it goes; native DuckDB only copies the rows, with 2 threads.',
       ],
     }, {

@@ -10,6 +10,7 @@
  * 1e-9 (f64: sums in another order) or 2e-6 (f32 on the wire).
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { peakRssMiB } from '../child.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { BlockFees, Candle, POSITION_AT_FEE, Recommendation, STAT_SUFFIXES, suffixMillis, Volume, Vwap, WindowFees, type RecordSchema } from '../../src/schema/records.js';
 
@@ -184,7 +185,7 @@ export function subjectRun(steps: Record<string, number>): SubjectRun {
   return {
     wall_ms: process.uptime() * 1000,
     cpu_ms: (usage.userCPUTime + usage.systemCPUTime) / 1000,
-    peak_rss_mib: usage.maxRSS / 1024,
+    peak_rss_mib: peakRssMiB(),
     steps,
   };
 }
