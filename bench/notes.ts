@@ -218,8 +218,9 @@ const ENTRIES: readonly Entry[] = [
           'columns, plus the text of each block\'s 100 best fee payers), each pair\'s block series and candles, the trades and records ' +
           '(held for DuckDB-WASM, which a load of an hour does not start), and garbage between ' +
           'collections (the decoder worker, parquet-wasm\'s heap, ends with the load); the peers hold the needed columns once, compressed or vectorized, and free them. ' +
-          'The margin is small and the peers vary: in the two e2e runs of 2026-11-28 the 10-minute dump peaked at 626 and 598 MiB ' +
-          '(chainlens), 641 and 570 (Polars).'
+          'The margin is small and the peers vary (the 10-minute dump on 2026-11-28: chainlens 536 MiB, Polars 583, native DuckDB ' +
+          '859). Each peak is the child\'s own high-water mark (VmHWM) since then: getrusage\'s maxRSS, used before, counts the ' +
+          'resident set the runner had when it forked the child, and had floored every child of that day\'s full run at 954 MiB.'
         : `Native DuckDB answers (a)-(e) in ${value(f, 'duckdb-native_wall_s').toFixed(1)} s wall (${value(f, 'duckdb-native_cpu_s').toFixed(1)} s CPU), ` +
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
