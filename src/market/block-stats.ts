@@ -13,34 +13,25 @@ import { marketKernels } from '../kernels/market.js';
 import { compareU64, HIGH, LOW, sameU64, wordsOf } from '../schema/u64-words.js';
 import type { ChunkTrades } from './chunk-trades.js';
 
-/** One pair's trades in one block, summarised. Volumes are decimal-adjusted; prices quote per base. */
-export interface BlockStats {
-  readonly base: string;
-  readonly quote: string;
-  readonly slot: bigint;
-  /** Block time, ns (the time of the block's last trade of the pair; all trades of a block share it). */
-  readonly time: bigint;
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-  readonly close: number;
-  /** VWAP without the outliers. */
-  readonly vwap: number;
-  readonly vwapRaw: number;
-  readonly baseVolume: number;
-  readonly quoteVolume: number;
-  readonly buyVolume: number;
-  readonly sellVolume: number;
-  /** Quote volume of the buys / sells. */
-  readonly buyQuoteVolume: number;
-  readonly sellQuoteVolume: number;
-  readonly outlierVolumePct: number;
-  readonly count: number;
-  readonly buyCount: number;
-  readonly outlierCount: number;
-  /** USD price of one quote unit at this block; NaN while unknown. */
-  readonly quoteUsd: number;
-}
+/**
+ * A pair-block's values besides its slot and time, as numbers: prices quote per base, volumes
+ * decimal-adjusted; vwap leaves the outliers out (vwapRaw does not); buyQuoteVolume and
+ * sellQuoteVolume are the quote volume of the buys and the sells; quoteUsd is the USD price of one
+ * quote unit at the block, NaN while unknown. The one list of them: the records, a chunk's columns
+ * and a pair's series (pair-series.ts) follow it.
+ */
+export const FLOAT_STATS = [
+  'open', 'high', 'low', 'close', 'vwap', 'vwapRaw', 'baseVolume', 'quoteVolume', 'buyVolume', 'sellVolume',
+  'buyQuoteVolume', 'sellQuoteVolume', 'outlierVolumePct', 'quoteUsd',
+] as const;
+/** Its counts: trades, buys, outliers. */
+export const COUNT_STATS = ['count', 'buyCount', 'outlierCount'] as const;
+export type FloatStat = (typeof FLOAT_STATS)[number];
+export type CountStat = (typeof COUNT_STATS)[number];
+
+/** One pair's trades in one block, summarised; `time` is the block's, ns (its trades all share it). */
+export type BlockStats = { readonly base: string; readonly quote: string; readonly slot: bigint; readonly time: bigint }
+  & { readonly [K in FloatStat | CountStat]: number };
 
 /** Group keys are pair rank x 2^40 + slot - the chunk's first slot: 2^8 in the high word. */
 const PAIR_HIGH = 2 ** 8;
@@ -78,41 +69,21 @@ export interface PairRows {
  * The statistics of every (slot, pair) of a chunk as columns, row r one pair's block (the fields of
  * BlockStats), pair after pair, slots ascending within a pair: the kernels' own result columns, not
  * an object a pair-block (those were a quarter of what the hour's load allocated on this thread).
+ * quoteUsd is NaN until `UsdPrices.price` sets it.
  */
-export interface ChunkBlockStats {
+export type ChunkBlockStats = {
   readonly rows: number;
   readonly pairs: readonly PairRows[];
   readonly slot: BigInt64Array;
   readonly time: BigInt64Array;
-  readonly open: Float64Array;
-  readonly high: Float64Array;
-  readonly low: Float64Array;
-  readonly close: Float64Array;
-  readonly vwap: Float64Array;
-  readonly vwapRaw: Float64Array;
-  readonly baseVolume: Float64Array;
-  readonly quoteVolume: Float64Array;
-  readonly buyVolume: Float64Array;
-  readonly sellVolume: Float64Array;
-  readonly buyQuoteVolume: Float64Array;
-  readonly sellQuoteVolume: Float64Array;
-  readonly outlierVolumePct: Float64Array;
-  readonly count: Uint32Array;
-  readonly buyCount: Uint32Array;
-  readonly outlierCount: Uint32Array;
-  /** NaN until `UsdPrices.price` sets it. */
-  readonly quoteUsd: Float64Array;
-}
+} & { readonly [K in FloatStat]: Float64Array } & { readonly [K in CountStat]: Uint32Array };
 
-const NO_STATS: ChunkBlockStats = (() => {
-  const f = new Float64Array(0);
-  const u = new Uint32Array(0);
-  const t = new BigInt64Array(0);
-  return {
-    rows: 0, pairs: [], slot: t, time: t, open: f, high: f, low: f, close: f, vwap: f, vwapRaw: f, baseVolume: f, quoteVolume: f,
-    buyVolume: f, sellVolume: f, buyQuoteVolume: f, sellQuoteVolume: f, outlierVolumePct: f, count: u, buyCount: u, outlierCount: u, quoteUsd: f,
-  };
-})();
+/** A chunk without trades: every column empty (each named by the lists above). */
+const NO_STATS = {
+  rows: 0, pairs: [], slot: new BigInt64Array(0), time: new BigInt64Array(0),
+  ...Object.fromEntries(FLOAT_STATS.map((name) => [name, new Float64Array(0)])),
+  ...Object.fromEntries(COUNT_STATS.map((name) => [name, new Uint32Array(0)])),
+} as unknown as ChunkBlockStats;
 
 /** Statistics of every (slot, pair) of the chunk, pair after pair, slots ascending within a pair. */
 export function blockStats(trades: ChunkTrades, outlierThreshold: number): ChunkBlockStats {
@@ -143,7 +114,6 @@ export function blockStats(trades: ChunkTrades, outlierThreshold: number): Chunk
     for (let i = pair.from; i < pair.to; row++) {
       let end = i + 1;
       while (end < pair.to && sameU64(slots, end, i)) end++;
-      if (row >= groups) throw new Error('blockStats: kernel groups do not match the trades');
       slotOut[2 * row] = slots[2 * i]!;
       slotOut[2 * row + 1] = slots[2 * i + 1]!;
       timeOut[2 * row] = times[2 * (end - 1)]!; // the block's time: that of its last trade (all share it)

@@ -152,7 +152,8 @@ export class MarketEngine implements ChunkObserver, PruneListener {
     if (!streamed.blocks && streamed.candles.length === 0 && streamed.trailing.length === 0) return pair.push(stats, r);
     const finished = streamed.candles.map((w) => pair.finishedCandles(w));
     pair.push(stats, r);
-    const [slot, time] = [stats.slot[r]!, stats.time[r]!];
+    const slot = stats.slot[r]!;
+    const time = stats.time[r]!;
     if (streamed.blocks) updates.add(BLOCK, slot, time, blockTradesRecord(pair.series.stats(pair.series.length - 1)));
     streamed.candles.forEach((window, k) => {
       const width = windowNanos(window);

@@ -6,12 +6,10 @@
  * retention from the oldest block retention keeps (market-pair.ts).
  */
 import { lowerBound } from '../windows/lower-bound.js';
-import type { BlockStats, ChunkBlockStats } from './block-stats.js';
+import { FLOAT_STATS, type BlockStats, type ChunkBlockStats } from './block-stats.js';
 
-const FLOAT_COLUMNS = [
-  'slot', 'open', 'high', 'low', 'close', 'vwap', 'vwapRaw', 'baseVolume', 'quoteVolume', 'buyVolume', 'sellVolume',
-  'buyQuoteVolume', 'sellQuoteVolume', 'outlierVolumePct', 'quoteUsd',
-] as const;
+/** The float columns: the slot too (slots are below 2^53), then the block's values. */
+const FLOAT_COLUMNS = ['slot', ...FLOAT_STATS] as const;
 type FloatColumn = (typeof FLOAT_COLUMNS)[number];
 
 /** Bytes a block takes in the columns: its time and float values (8 each), its three counts (4 each). */
@@ -70,7 +68,7 @@ export class PairSeries {
       base: this.base, quote: this.quote, slot: BigInt(v.slot[i]!), time: this.time[i]!,
       count: this.count[i]!, buyCount: this.buyCount[i]!, outlierCount: this.outlierCount[i]!,
     };
-    for (const c of FLOAT_COLUMNS) if (c !== 'slot') out[c] = v[c][i];
+    for (const c of FLOAT_STATS) out[c] = v[c][i];
     return out as unknown as BlockStats;
   }
 

@@ -262,7 +262,6 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
    */
   #publish({ window, pending, records }: MadeWindows): void {
     const list = this.#pending.get(window)!;
-    if (pending.length === 0) return;
     const from = list.length > 0 ? pending.indexOf(list[0]!) : -1;
     if (from < 0) return;
     let n = 0;
