@@ -51,10 +51,10 @@ const api: KernelWorkerApi = {
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   },
   parquetClose: (handle) => parquet.close(handle),
-  async parquetTake(location, held, rows) {
-    const text = await parquet.take(location, held, rows);
-    return Comlink.transfer(text, buffersOf(text));
-  },
+  // copied back, not transferred: the store keeps these for the whole run, and buffers this thread
+  // allocated stay in its malloc arena, which keeps its pages after the thread ends (measured: the
+  // hour's peak 5-10 MiB higher transferred)
+  parquetTake: (location, held, rows) => parquet.take(location, held, rows),
 };
 
 const inBrowser = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';

@@ -4,15 +4,16 @@ import { Status } from '../status';
 export { Status } from '../status';
 
 /**
- * Whether every value of a string column is a base58 public key (src/kernels/public-keys.ts,
- * `allPublicKeysUtf8`), without decoding: the digits are checked 16 bytes at a time over all the
- * bytes the values span; then each value's length, and its number (after the leading '1's, which
- * stand for zero bytes) against the smallest and largest number of the bytes left, compared as
- * digit strings (the alphabet is in ASCII order).
+ * Two passes over a batch of base58 strings. `allPublicKeys`: whether every value of a string column
+ * is a base58 public key (src/kernels/base58.ts, `allPublicKeysUtf8`), without decoding: the digits
+ * are checked 16 bytes at a time over all the bytes the values span; then each value's length, and
+ * its number (after the leading '1's, which stand for zero bytes) against the smallest and largest
+ * number of the bytes left, compared as digit strings (the alphabet is in ASCII order).
  *
  * Input, for n values: bytes | offsets u32[n + 1] (value i is bytes[offsets[i]..offsets[i + 1])) |
  * skip u8[n] (1: not checked, a null). BOUNDS holds, for m = 1..32 bytes, the base58 digits of
- * 256^(m-1) and 256^m - 1, written once by the caller.
+ * 256^(m-1) and 256^m - 1, written once by the caller. `packDigits`: every value's digits packed,
+ * 6 bits each (src/kernels/base58.ts, `packDigitsUtf8`: how signatures are kept).
  */
 
 const BOUND_BYTES: i32 = 48;
@@ -114,6 +115,74 @@ export function allPublicKeys(n: u32, skips: bool): u32 {
     const from = <usize>load<u32>(offsetsAt + (i << 2));
     const to = <usize>load<u32>(offsetsAt + ((i + 1) << 2));
     if (!inRange(bytesAt + from, to - from)) return 0;
+  }
+  return 1;
+}
+
+/** Digits a packed value holds at most: a 64-byte signature's base58 text is 64 to 88 digits. */
+const PACKED_DIGITS: usize = 88;
+/** Its bytes: 6 bits a digit. */
+const PACKED_BYTES: usize = PACKED_DIGITS * 6 / 8;
+/** The code of a place past the value's end (a digit's is its value, 0..57). */
+const END_CODE: u8 = 63;
+/** A byte's code: its digit value, END_CODE for 0 (the padding of SCRATCH); bytes that are not digits never get here. */
+const CODES = memory.data(256, 16);
+/** The alphabet 1-9 A-H J-N P-Z a-k m-z, as runs of consecutive bytes: from, to (inclusive). */
+const ALPHABET_RUNS = memory.data<u8>([49, 57, 65, 72, 74, 78, 80, 90, 97, 107, 109, 122]);
+/** A value's digits, zero-padded to PACKED_DIGITS. */
+const SCRATCH = memory.data(<i32>PACKED_DIGITS, 16);
+let codesReady = false;
+
+function fillCodes(): void {
+  store<u8>(CODES, END_CODE);
+  let value: u8 = 0;
+  for (let r: usize = 0; r < 12; r += 2) {
+    const last = load<u8>(ALPHABET_RUNS + r + 1);
+    for (let b = load<u8>(ALPHABET_RUNS + r); b <= last; b++) store<u8>(CODES + <usize>b, value++);
+  }
+  codesReady = true;
+}
+
+let packedAt: usize = 0;
+
+/** Four digits' codes at `p` to three bytes at `out`, the first in the high bits. */
+@inline function packGroup(p: usize, out: usize): void {
+  const group = (<u32>load<u8>(CODES + <usize>load<u8>(p)) << 18)
+    | (<u32>load<u8>(CODES + <usize>load<u8>(p + 1)) << 12)
+    | (<u32>load<u8>(CODES + <usize>load<u8>(p + 2)) << 6)
+    | <u32>load<u8>(CODES + <usize>load<u8>(p + 3));
+  store<u8>(out, <u8>(group >> 16));
+  store<u8>(out + 1, <u8>(group >> 8));
+  store<u8>(out + 2, <u8>group);
+}
+
+/** Makes room, after the input, for `n` packed values: call after `reserve`, which may move the input. */
+export function reservePacked(n: u32): Status {
+  packedAt = align(skipAt + valueCapacity);
+  return growTo(<u64>(packedAt + <usize>n * PACKED_BYTES)) ? Status.OK : Status.OUT_OF_MEMORY;
+}
+
+export function packedPtr(): usize { return packedAt; }
+
+/**
+ * Packs values 0..n-1, each at most 88 base58 digits (a transaction signature's text), 6 bits a
+ * digit, into 66 bytes each at packedPtr(): four digits' codes (END_CODE past a value's end) to
+ * three bytes, the first code in the high bits. No big-number arithmetic: a digit is packed as it
+ * is, so any such text packs and reads back as itself. 1 when every value is such; else 0, the
+ * output incomplete.
+ */
+export function packDigits(n: u32): u32 {
+  if (<usize>n > valueCapacity) return 0;
+  if (!codesReady) fillCodes();
+  if (!allDigits(<usize>load<u32>(offsetsAt + (<usize>n << 2)))) return 0;
+  for (let i: usize = 0; i < <usize>n; i++) {
+    const from = <usize>load<u32>(offsetsAt + (i << 2));
+    const len = <usize>load<u32>(offsetsAt + ((i + 1) << 2)) - from;
+    if (len > PACKED_DIGITS) return 0;
+    memory.fill(SCRATCH, 0, PACKED_DIGITS);
+    memory.copy(SCRATCH, bytesAt + from, len);
+    let out = packedAt + i * PACKED_BYTES;
+    for (let d: usize = 0; d < PACKED_DIGITS; d += 4, out += 3) packGroup(SCRATCH + d, out);
   }
   return 1;
 }

@@ -8,26 +8,33 @@ import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
 import type { RowOrigins } from './chunk-accounts.js';
 import { pickUtf8, takeUtf8, utf8At, type Utf8Values } from './utf8-values.js';
+import { signatureAt, signatureText, type SignatureValues } from './signature-values.js';
 import type { DeferredColumns, ValidatedBatch } from './validate.js';
 
 /** The text columns of a transactions table. */
 export const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
 
-/** Chosen rows' text, a column of UTF-8 values each. */
-export type RowText = Record<(typeof TEXT_COLUMNS)[number], Utf8Values>;
+/** Chosen rows' text: the signatures as kept (a file's decoder packs them), the signers and programs as UTF-8 values. */
+export interface RowText {
+  readonly signature: SignatureValues;
+  readonly signer: Utf8Values;
+  readonly program: Utf8Values;
+}
+type TextColumns = Record<(typeof TEXT_COLUMNS)[number], Utf8Values>;
 
 /** Whether rows of a transactions table left their text in their file (nulls in its place). */
 export const textInFile = (table: Table): boolean => (table.getChild('signature')?.nullCount ?? 0) > 0;
 
 /** Rows `rows` of the table's own text. */
-export const tableText = (table: Table, rows: Uint32Array): RowText =>
-  Object.fromEntries(TEXT_COLUMNS.map((name) => [name, takeUtf8(table.getChild(name)!, rows)])) as RowText;
+export const tableText = (table: Table, rows: Uint32Array): TextColumns =>
+  Object.fromEntries(TEXT_COLUMNS.map((name) => [name, takeUtf8(table.getChild(name)!, rows)])) as TextColumns;
 
 /** A file's held text of its rows `rows` (0-based), by column name. */
 async function fromFile(file: DeferredColumns, rows: Uint32Array): Promise<RowText> {
   const { columns, take } = file.text!;
   const values = await take(rows);
-  return Object.fromEntries(TEXT_COLUMNS.map((name) => [name, values[columns.indexOf(name)]!])) as RowText;
+  const [signature, signer, program] = TEXT_COLUMNS.map((name) => values[columns.indexOf(name)]!);
+  return { signature: signature!, signer: signer as Utf8Values, program: program as Utf8Values };
 }
 
 /**
@@ -58,15 +65,16 @@ export async function chunkText(table: Table, batches: readonly ValidatedBatch[]
     at[j] = Number(rowNumbers![local[i]!]) - 1;
   }
   if (files.length === 1 && allInFile) return fromFile(files[0]!, at);
-  // mixed: each source's rows taken apart, then put back in the order asked
+  // mixed (rare: a batch failed the decoder's checks): each source's rows taken apart as text, then put back in the order asked
   const rowsOf = (k: number) => at.filter((_, j) => source[j] === k);
-  const taken = await Promise.all(files.map((file, k) => fromFile(file, rowsOf(k))));
-  const own = tableText(table, rowsOf(-1));
+  const asText = (text: RowText): TextColumns => ({ ...text, signature: signatureText(text.signature) });
+  const taken = (await Promise.all(files.map((file, k) => fromFile(file, rowsOf(k))))).map(asText);
+  const own = asText(tableText(table, rowsOf(-1)));
   const position = new Uint32Array(rows.length);
   const seen = new Int32Array(files.length + 1);
   for (let j = 0; j < rows.length; j++) position[j] = seen[source[j]! + 1]++;
   return Object.fromEntries(TEXT_COLUMNS.map((name) => [name, pickUtf8(rows.length,
-    (j) => (source[j]! < 0 ? own[name] : taken[source[j]!]![name]), (j) => position[j]!)])) as RowText;
+    (j) => (source[j]! < 0 ? own[name] : taken[source[j]!]![name]), (j) => position[j]!)])) as TextColumns;
 }
 
 /**
@@ -78,7 +86,7 @@ export async function withText(table: Table, batches: readonly ValidatedBatch[],
   const text = await chunkText(table, batches, origins, Uint32Array.from({ length: table.numRows }, (_, i) => i));
   const rows = tableToRows('transactions', table);
   rows.forEach((row, i) => {
-    for (const name of TEXT_COLUMNS) row[name] = utf8At(text[name], i);
+    for (const name of TEXT_COLUMNS) row[name] = name === 'signature' ? signatureAt(text.signature, i) : utf8At(text[name], i);
   });
   return rowsToTable('transactions', rows);
 }

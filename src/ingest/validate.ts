@@ -4,7 +4,7 @@
  * rejection is data naming the source, the row and the field.
  */
 import type { Table } from 'apache-arrow';
-import type { Utf8Values } from './utf8-values.js';
+import type { SignatureValues } from './signature-values.js';
 import { parseIsoTimestamp, parseUnixSeconds, NS_PER_SECOND } from '../schema/time.js';
 import { MAX_TRANSACTION_KEYS, TABLES, type Column, type ColumnKind, type TableName } from '../schema/tables.js';
 import { TableBuilder } from './arrow.js';
@@ -53,10 +53,10 @@ export interface DeferredColumns {
   read(from: number, to: number, columns?: readonly string[]): Promise<Table>;
   /**
    * Text columns among them that the decoder holds while the file loads: rows `rows` (0-based,
-   * any order) of each, its UTF-8 values in `columns` order (read back from the file for rows it
-   * no longer holds).
+   * any order) of each, its values in `columns` order (UTF-8, the signatures as kept: read back
+   * from the file for rows it no longer holds).
    */
-  readonly text?: { readonly columns: readonly string[]; take(rows: Uint32Array): Promise<Utf8Values[]> };
+  readonly text?: { readonly columns: readonly string[]; take(rows: Uint32Array): Promise<SignatureValues[]> };
 }
 
 /** The reason a value was refused; returned (not thrown) by the normalisers. */

@@ -4,8 +4,8 @@
  */
 import * as Comlink from 'comlink';
 import type { FeeSamples, SampleStats } from './fees.js';
-import type { OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
-import type { Utf8Values } from '../ingest/utf8-values.js';
+import type { HeldText, OpenedParquet, ParquetDecoder, ParquetLocation, ParquetReadOptions } from '../ingest/files/parquet-decoder.js';
+import type { SignatureValues } from '../ingest/signature-values.js';
 import type { PostableParquetWasm } from '../ingest/files/parquet-wasm.js';
 import type { TransactionNumbers } from '../ingest/block-columns.js';
 import type { TransactionForms } from '../ingest/transaction-forms.js';
@@ -25,7 +25,7 @@ export interface KernelWorkerApi {
   parquetNext(handle: number): Promise<Uint8Array[] | undefined>;
   parquetReadRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array>;
   parquetClose(handle: number): Promise<void>;
-  parquetTake(location: ParquetLocation, held: { columns: string[]; key: string }, rows: Uint32Array): Promise<Utf8Values[]>;
+  parquetTake(location: ParquetLocation, held: HeldText, rows: Uint32Array): Promise<SignatureValues[]>;
 }
 
 /** The kernels, running in a worker. */

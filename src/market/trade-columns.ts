@@ -2,11 +2,11 @@
  * A commit's trades as the trade log keeps them: copied out of the input table into compact
  * columns, so that the input's buffers (a Parquet batch's whole IPC message: ~290 bytes a trade,
  * most of it base58 text) can go. Numbers stay typed arrays (u64 exact), each row's pair is an
- * id in the log's table of pairs, its signer an id in the log's dictionary of keys, and only the
- * signature is kept as text (UTF-8 bytes): ~150 bytes a trade.
+ * id in the log's table of pairs, its signer an id in the log's dictionary of keys, and its
+ * signature as 64 bytes (signature-values.ts): ~120 bytes a trade.
  */
 import type { Table } from 'apache-arrow';
-import { takeUtf8, utf8At, type Utf8Values } from '../ingest/utf8-values.js';
+import { keepSignatureColumn, signatureAt, type SignatureValues } from '../ingest/signature-values.js';
 import type { Steps } from '../platform/event-loop.js';
 import type { TradeRow } from '../schema/tables.js';
 import { boolBytes } from '../schema/u64-words.js';
@@ -24,7 +24,7 @@ export interface TradeColumns {
   readonly isBuy: Uint8Array;
   /** Each row's pair: an id in the log's table of pairs. */
   readonly pair: Uint32Array;
-  readonly signature: Utf8Values;
+  readonly signature: SignatureValues;
   /** Each row's signer: an id in `keys`. */
   readonly signer: Uint32Array;
   readonly keys: AccountKeys;
@@ -44,7 +44,7 @@ export function* tradeColumns(table: Table, pair: Uint32Array, keys: AccountKeys
     baseDecimals: own(table, 'base_decimals'), quoteDecimals: own(table, 'quote_decimals'),
     isBuy: boolBytes(table.getChild('is_buy')!),
     pair,
-    signature: takeUtf8(table.getChild('signature')!),
+    signature: keepSignatureColumn(table.getChild('signature')!),
     signer: yield* keys.internRows(table.getChild('signer')!),
     keys,
   };
@@ -54,7 +54,7 @@ export function* tradeColumns(table: Table, pair: Uint32Array, keys: AccountKeys
 export function tradeRowAt(c: TradeColumns, i: number, pairOf: (id: number) => { base: string; quote: string }): TradeRow {
   const { base, quote } = pairOf(c.pair[i]!);
   return {
-    signature: utf8At(c.signature, i), signer: c.keys.keyOf(c.signer[i]!),
+    signature: signatureAt(c.signature, i), signer: c.keys.keyOf(c.signer[i]!),
     slot: c.slot[i]!, tx_index: c.txIndex[i]!, fill_index: c.fillIndex[i]!, timestamp: c.timestamp[i]!,
     base, quote, base_amount: c.baseAmount[i]!, quote_amount: c.quoteAmount[i]!,
     base_decimals: c.baseDecimals[i]!, quote_decimals: c.quoteDecimals[i]!, is_buy: c.isBuy[i] === 1,

@@ -3,7 +3,7 @@
  * as the top list (top-tracker.ts) keeps it, and its record.
  */
 import { BEST_PER_BLOCK } from '../ingest/block-columns.js';
-import { utf8At } from '../ingest/utf8-values.js';
+import { signatureAt } from '../ingest/signature-values.js';
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 import type { TransactionsView } from '../store/transaction-segments.js';
@@ -33,7 +33,7 @@ export interface TopEntry {
 export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigint, end: bigint): TopTransactionRecord {
   const { view: { columns, kept, text }, k } = e;
   const i = kept[k]!;
-  const signature = utf8At(text.signature, k);
+  const signature = signatureAt(text.signature, k);
   return {
     id: recordId('chain::priorityfee::top_txs', window, signature),
     signature,

@@ -2,7 +2,7 @@
  * Base58 (Bitcoin alphabet): the text form of Solana public keys, signatures and `json` instruction
  * data. One module for the whole project: a fast encoder (the generator makes millions of keys), a
  * decoder, and an allocation-free public-key check of a string (the check of a whole column of
- * UTF-8 bytes, the ingest hot path, is a kernel: src/kernels/public-keys.ts).
+ * UTF-8 bytes, the ingest hot path, is a kernel: src/kernels/base58.ts).
  */
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

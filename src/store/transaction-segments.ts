@@ -8,7 +8,7 @@
  * block, with each block's votes summarized (FeeColumns: 33 bytes a non-vote, and a vote nothing
  * beyond its accounts but where its price or limit differs from the other votes'), the text
  * (signature, signer, program) of each block's best fee payers only (BEST_PER_BLOCK, what a top
- * list can show: the signature as UTF-8 bytes copied out of the input, the signer and program,
+ * list can show: the signature as its 64 bytes (signature-values.ts), the signer and program,
  * which repeat, as ids in the store's dictionary of account keys), and each transaction's
  * write-locked accounts as a span of ids in that dictionary (account-keys.ts; read by the local
  * fee markets, the votes' only when they include votes). The canonical table itself (~230
@@ -23,7 +23,7 @@ import { keptRows, transactionForms, type TransactionForms } from '../ingest/tra
 import { tableText, type RowText } from '../ingest/chunk-text.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
-import { sliceUtf8, type Utf8Values } from '../ingest/utf8-values.js';
+import { keepSignatures, sliceSignatures, type SignatureValues } from '../ingest/signature-values.js';
 import { AccountKeys, compactKeys, KEY_BATCH, keysMoved, type IdMove } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 import { gather } from '../schema/u64-words.js';
@@ -75,9 +75,9 @@ export interface TransactionsView {
   readonly text: KeptText;
 }
 
-/** The text of kept transactions: signatures as UTF-8 bytes; signers and programs, which repeat, as ids in `keys`. */
+/** The text of kept transactions: signatures as kept (signature-values.ts); signers and programs, which repeat, as ids in `keys`. */
 export interface KeptText {
-  readonly signature: Utf8Values;
+  readonly signature: SignatureValues;
   readonly signer: Uint32Array;
   readonly program: Uint32Array;
   readonly keys: AccountKeys;
@@ -96,7 +96,7 @@ function feeColumns(make: (name: FeeColumn) => FeeArray): Pick<BlockColumns, Fee
 /** The kept rows' text as kept: the signers and programs interned into `keys`. */
 function* keptText(text: RowText, keys: AccountKeys): Steps<KeptText> {
   return {
-    signature: text.signature,
+    signature: keepSignatures(text.signature),
     signer: yield* keys.internValues(text.signer),
     program: yield* keys.internValues(text.program),
     keys,
@@ -106,7 +106,7 @@ function* keptText(text: RowText, keys: AccountKeys): Steps<KeptText> {
 /** Kept texts from..to of `text` (`copy`: in arrays of their own). */
 function sliceText(text: KeptText, from: number, to: number, copy: boolean): KeptText {
   const part = (ids: Uint32Array) => (copy ? ids.slice(from, to) : ids.subarray(from, to));
-  return { signature: sliceUtf8(text.signature, from, to, copy), signer: part(text.signer), program: part(text.program), keys: text.keys };
+  return { signature: sliceSignatures(text.signature, from, to, copy), signer: part(text.signer), program: part(text.program), keys: text.keys };
 }
 
 /** `text` with its ids moved to `keys`. */

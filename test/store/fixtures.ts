@@ -1,7 +1,7 @@
 /** Canonical rows as Arrow tables (apache-arrow 21, built in the test) and small block generators. */
 import { Bool, Field, Int64, List, Table, Uint32, Uint64, Uint8, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import { residentTransactions, type BlockRange } from '../../src/store/transaction-segments.js';
-import { utf8At } from '../../src/ingest/utf8-values.js';
+import { signatureAt } from '../../src/ingest/signature-values.js';
 import type { CommitUnit } from '../../src/store/store.js';
 import {
   TABLES, type BlockRow, type ColumnKind, type TableName, type TokenRow, type TradeRow, type TransactionRow,
@@ -98,7 +98,7 @@ export function heldRows(ranges: readonly BlockRange[]) {
       }
       for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
         out.kept.push(base + kept[k]!);
-        out.signatures.push(utf8At(text.signature, k));
+        out.signatures.push(signatureAt(text.signature, k));
         out.signers.push(text.keys.keyOf(text.signer[k]!));
         out.programs.push(text.keys.keyOf(text.program[k]!));
       }

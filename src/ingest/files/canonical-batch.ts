@@ -6,7 +6,7 @@
  */
 import { Field, makeData, RecordBatch, Schema, Struct, type Data, type DataType } from 'apache-arrow';
 import { arrowSchema, arrowType, NANOS_METADATA_KEY } from '../arrow.js';
-import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
+import { allPublicKeysUtf8 } from '../../kernels/base58.js';
 import { holdsNulls, TABLES, type Column, type TableName } from '../../schema/tables.js';
 import { allKeyLists } from './key-lists.js';
 import { TABLE_RULES, type ColumnRule } from '../validate.js';

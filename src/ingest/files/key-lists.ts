@@ -4,7 +4,7 @@
  * column where it decodes it and can then leave it in the file (parquet-decoder.ts).
  */
 import type { Data, Field } from 'apache-arrow';
-import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
+import { allPublicKeysUtf8 } from '../../kernels/base58.js';
 import { MAX_TRANSACTION_KEYS } from '../../schema/tables.js';
 import { arrowType } from '../arrow.js';
 

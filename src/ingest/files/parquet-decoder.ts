@@ -14,10 +14,11 @@
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { isKeyListField, keyListsPass } from './key-lists.js';
 import { keyListColumns, utf8Columns } from './parquet-ffi.js';
-import { allPublicKeysUtf8 } from '../../kernels/public-keys.js';
+import { allPublicKeysUtf8 } from '../../kernels/base58.js';
 import { loadParquetWasm } from './parquet-wasm.js';
 import { iterate } from './source.js';
 import { pickUtf8, type Utf8Values } from '../utf8-values.js';
+import { keepSignatures, type SignatureValues } from '../signature-values.js';
 
 /** Where a Parquet file is, in a form that can cross to a worker: a Node path, a Blob (a browser File), or bytes. */
 export type ParquetLocation = { path: string } | { blob: Blob } | { bytes: Uint8Array };
@@ -38,9 +39,17 @@ export interface ParquetReadOptions {
    * Utf8 columns to check in the decoder and hold there (`take` hands over chosen rows): each
    * value present, and those of `publicKeys` base58 public keys. A batch whose values do not all
    * pass is handed over with them (and with its deferred key lists), so that the reader names its
-   * bad rows.
+   * bad rows. Those of `signatures` are taken as signatures are kept (signature-values.ts: packed
+   * here, where the decoder works on the other core).
    */
-  holdText?: { columns: string[]; publicKeys: string[] };
+  holdText?: { columns: string[]; publicKeys: string[]; signatures: string[] };
+}
+
+/** The held text columns of an open file, the key `take` finds their batches by, and which are signatures. */
+export interface HeldText {
+  columns: string[];
+  key: string;
+  signatures: string[];
 }
 
 /** An open file: its handle, its Arrow schema (IPC stream bytes) and the columns it leaves in the file. */
@@ -49,8 +58,8 @@ export interface OpenedParquet {
   schema: Uint8Array;
   /** The `deferKeyLists` columns the file has with the canonical type. */
   deferred: string[];
-  /** The `holdText` columns the file has as Utf8, and the key `take` finds their batches by. */
-  held?: { columns: string[]; key: string };
+  /** The `holdText` columns the file has as Utf8. */
+  held?: HeldText;
 }
 
 
@@ -71,11 +80,11 @@ export interface ParquetDecoder {
   /** Rows [from, to) of a file's `columns`, as Arrow IPC stream bytes. */
   readRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array>;
   /**
-   * Rows `rows` (0-based, any order) of a file's held text columns (`OpenedParquet.held`), a
-   * Utf8Values per column: from the batches the decoder still holds, read back from the file
-   * for rows it no longer does.
+   * Rows `rows` (0-based, any order) of a file's held text columns (`OpenedParquet.held`), their
+   * values per column (Utf8Values, or SignatureValues for the signatures): from the batches the
+   * decoder still holds, read back from the file for rows it no longer does.
    */
-  take(location: ParquetLocation, held: { columns: string[]; key: string }, rows: Uint32Array): Promise<Utf8Values[]>;
+  take(location: ParquetLocation, held: HeldText, rows: Uint32Array): Promise<SignatureValues[]>;
 }
 
 const PAR1 = [0x50, 0x41, 0x52, 0x31];
@@ -125,7 +134,7 @@ interface OpenFile {
 }
 
 /** A batch of held text: rows [first, first + rows) of the file opened as `key`, in parquet-wasm's memory. */
-interface HeldText {
+interface HeldBatch {
   readonly key: string;
   readonly first: number;
   readonly rows: number;
@@ -207,7 +216,7 @@ async function keyListsHold(batch: StreamedBatch): Promise<boolean> {
 }
 
 /** Whether every value of a held batch's text columns is present, and those of `publicKeys` public keys. */
-async function textHolds(ffi: HeldText['ffi'], publicKeys: readonly boolean[]): Promise<boolean> {
+async function textHolds(ffi: HeldBatch['ffi'], publicKeys: readonly boolean[]): Promise<boolean> {
   const columns = utf8Columns((await loadParquetWasm()).wasmMemory().buffer, ffi.arrayAddr());
   return columns !== undefined && columns.every((c, i) =>
     c.nullCount === 0 && (!publicKeys[i] || allPublicKeysUtf8(c.bytes, c.offsets, 0, c.length)));
@@ -232,9 +241,9 @@ export function createParquetDecoder(): ParquetDecoder {
   let nextHandle = 1;
   // keys of held text name this decoder too: a decoder in a new worker numbers its files anew
   const instance = Math.random().toString(36).slice(2);
-  let held: HeldText[] = [];
+  let held: HeldBatch[] = [];
   /** Frees the batches `done` says are done with, and the oldest beyond MAX_HELD_TEXT; never one a take is reading. */
-  const letGo = (done: (batch: HeldText) => boolean = () => false) => {
+  const letGo = (done: (batch: HeldBatch) => boolean = () => false) => {
     held = held.filter((batch) => {
       const free = batch.pins === 0 && done(batch);
       if (free) batch.ffi.free();
@@ -245,7 +254,7 @@ export function createParquetDecoder(): ParquetDecoder {
       else held.splice(k, 1)[0]!.ffi.free();
     }
   };
-  const hold = (batch: HeldText) => {
+  const hold = (batch: HeldBatch) => {
     held.push(batch);
     letGo();
   };
@@ -281,7 +290,7 @@ export function createParquetDecoder(): ParquetDecoder {
           },
           rows: 0,
         });
-        return { handle, schema, deferred, ...(text.length > 0 ? { held: { columns: text, key } } : {}) };
+        return { handle, schema, deferred, ...(text.length > 0 ? { held: { columns: text, key, signatures: text.filter((name) => options.holdText!.signatures.includes(name)) } } : {}) };
       } catch (error) {
         free();
         throw new Error(`not a readable Parquet file: ${String((error as Error)?.message ?? error)}`);
@@ -320,11 +329,12 @@ export function createParquetDecoder(): ParquetDecoder {
     },
     close,
     readRows,
-    async take(location, { columns, key }, rows) {
+    async take(location, { columns, key, signatures }, rows) {
       const mine = held.filter((batch) => batch.key === key);
       for (const batch of mine) batch.pins++;
+      let text: Utf8Values[];
       try {
-        return await takeFrom(mine, location, columns, rows);
+        text = await takeFrom(mine, location, columns, rows);
       } finally {
         for (const batch of mine) batch.pins--;
         // a load takes rows in file order: the batches before the rows taken are done with
@@ -332,12 +342,13 @@ export function createParquetDecoder(): ParquetDecoder {
         for (const row of rows) least = Math.min(least, row);
         letGo((batch) => batch.key === key && batch.first + batch.rows <= least);
       }
+      return text.map((values, c) => (signatures.includes(columns[c]!) ? keepSignatures(values) : values));
     },
   };
 }
 
 /** Rows `rows` of `columns`: from the held batches `mine` where they hold them, else read back from the file at `location`. */
-async function takeFrom(mine: readonly HeldText[], location: ParquetLocation, columns: string[], rows: Uint32Array): Promise<Utf8Values[]> {
+async function takeFrom(mine: readonly HeldBatch[], location: ParquetLocation, columns: string[], rows: Uint32Array): Promise<Utf8Values[]> {
   // the batch holding each row (-1: none any longer, read back from the file in one read of the rows those span)
   const holder = new Int32Array(rows.length);
   let first = Infinity;

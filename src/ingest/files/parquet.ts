@@ -29,10 +29,11 @@ export const localParquetDecoder = (): ParquetDecoder => (inThisThread ??= creat
 
 /** The key-list columns of a transactions file, which can stay in the file. */
 const KEY_LISTS = TRANSACTIONS.columns.filter((column) => column.kind === 'keys').map((column) => column.name);
-/** Its text columns (chunk-text.ts), which the decoder can hold; those that are public keys. */
+/** Its text columns (chunk-text.ts), which the decoder can hold; those that are public keys; the signatures. */
 const TEXT = {
   columns: [...TEXT_COLUMNS],
   publicKeys: TEXT_COLUMNS.filter((name) => TRANSACTIONS.columns.find((column) => column.name === name)!.kind === 'mint'),
+  signatures: ['signature'],
 };
 
 /** What identifies this version of the file, where the platform does not check it itself (a Node path). */

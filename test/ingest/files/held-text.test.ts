@@ -3,10 +3,11 @@
  * the file loads (files/parquet-decoder.ts `holdText`, `take`):
  *   - the batches handed over lack them; `take` gives any rows, in the order asked (across batches,
  *     repeated, in reverse), from the batches held and, for those no longer held, read back from
- *     the file: against the rows written, multi-byte text included;
+ *     the file: against the rows written, multi-byte text included; the signatures packed where
+ *     every one taken is base58 digits;
  *   - a batch with a signer that is not a public key, or a null signature, is handed over with its
  *     text (and the reader's row path names the row and field); the batches around it are held;
- *   - the same through the kernel worker (the engine's decoder), buffers transferred.
+ *   - the same through the kernel worker (the engine's decoder).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { createTableFileWriter } from '../../../src/ingest/files/node-sink.js';
 import { createParquetDecoder, type OpenedParquet, type ParquetDecoder } from '../../../src/ingest/files/parquet-decoder.js';
 import { readTableFile } from '../../../src/ingest/files/read.js';
-import { utf8At, type Utf8Values } from '../../../src/ingest/utf8-values.js';
+import { signatureAt, type SignatureValues } from '../../../src/ingest/signature-values.js';
 import { startNodeKernelWorker } from '../../../src/kernels/worker-node.js';
 import type { TransactionRow } from '../../../src/schema/tables.js';
 import { mulberry32 } from '../../helpers/prng.js';
@@ -26,7 +27,7 @@ const rand = mulberry32(0x7e47);
 const int = (n: number) => Math.floor(rand() * n);
 const key = () => base58(Uint8Array.from({ length: 32 }, () => int(256)));
 const KEYS = Array.from({ length: 30 }, key);
-const TEXT = { columns: ['signature', 'signer', 'program'], publicKeys: ['signer', 'program'] };
+const TEXT = { columns: ['signature', 'signer', 'program'], publicKeys: ['signer', 'program'], signatures: ['signature'] };
 const ROW_GROUP = 250;
 const BATCH = 100;
 
@@ -53,7 +54,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const strings = (values: Utf8Values, n: number) => Array.from({ length: n }, (_, i) => utf8At(values, i));
+const strings = (values: SignatureValues, n: number) => Array.from({ length: n }, (_, i) => signatureAt(values, i));
 
 /** Every batch of an open file: its rows there and the column names handed over. */
 async function readAll(decoder: ParquetDecoder, opened: OpenedParquet, first = 0): Promise<{ first: number; rows: number; names: string[] }[]> {
@@ -73,6 +74,8 @@ async function expectTaken(decoder: ParquetDecoder, path: string, opened: Opened
   TEXT.columns.forEach((name, c) => {
     expect(strings(taken[c]!, rows.length), name).toEqual(rows.map((r) => ROWS[r]![name as 'signature']));
   });
+  // the signatures come packed where every one taken is base58 digits (every seventh row's is not)
+  expect('packed' in taken[0]!).toBe(rows.every((r) => r % 7 !== 0));
 }
 
 describe.each([
@@ -162,5 +165,5 @@ it('a load holding the text names a bad signer\'s row and field, as reading it w
   expect(held.filter((b) => b.deferred?.text).length).toBeGreaterThan(0);
   const sample = held.find((b) => b.deferred?.text)!;
   const taken = await sample.deferred!.text!.take(Uint32Array.from([Number(sample.rowNumbers![0]) - 1]));
-  expect(utf8At(taken[0]!, 0)).toBe(ROWS[Number(sample.rowNumbers![0]) - 1]!.signature);
+  expect(signatureAt(taken[0]!, 0)).toBe(ROWS[Number(sample.rowNumbers![0]) - 1]!.signature);
 });

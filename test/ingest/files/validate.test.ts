@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isPublicKey as isBase58PublicKey } from '../../../src/schema/base58.js';
 import { rowsToTable } from '../../../src/ingest/arrow.js';
 import { InvalidValue, MAX_SLOT, normalizeValue, TABLE_RULES, validateRows } from '../../../src/ingest/validate.js';
-import { allPublicKeysUtf8 } from '../../../src/kernels/public-keys.js';
+import { allPublicKeysUtf8 } from '../../../src/kernels/base58.js';
 import { decodeBase58, encodeBase58 } from '../../../src/schema/base58.js';
 import { makeRows, MAX_U64, prng } from './fixtures.js';
 
