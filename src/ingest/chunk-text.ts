@@ -73,8 +73,8 @@ export async function chunkText(table: Table, batches: readonly ValidatedBatch[]
   const position = new Uint32Array(rows.length);
   const seen = new Int32Array(files.length + 1);
   for (let j = 0; j < rows.length; j++) position[j] = seen[source[j]! + 1]++;
-  return Object.fromEntries(TEXT_COLUMNS.map((name) => [name, pickUtf8(rows.length,
-    (j) => (source[j]! < 0 ? own[name] : taken[source[j]!]![name]), (j) => position[j]!)])) as TextColumns;
+  const from = source.map((k) => k + 1); // own text first, then each file's
+  return Object.fromEntries(TEXT_COLUMNS.map((name) => [name, pickUtf8([own[name], ...taken.map((t) => t[name])], from, position)])) as TextColumns;
 }
 
 /**

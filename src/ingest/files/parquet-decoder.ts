@@ -365,17 +365,22 @@ async function takeFrom(mine: readonly HeldBatch[], location: ParquetLocation, c
   // views made after the read: decoding may have grown parquet-wasm's memory (the batches are pinned)
   const memory = (await loadParquetWasm()).wasmMemory().buffer;
   const views = mine.map((batch) => utf8Columns(memory, batch.ffi.arrayAddr())!);
-  // each row's place: a held batch's row, or a row of a part read back
-  const part = new Int32Array(rows.length);
+  // each row's place: a held batch's row (sources 0..mine.length - 1), or a row of a part read back (the sources after)
+  const source = new Uint32Array(rows.length);
+  const index = new Uint32Array(rows.length);
   for (let j = 0; j < rows.length; j++) {
-    if (holder[j]! >= 0) continue;
+    const k = holder[j]!;
+    if (k >= 0) {
+      source[j] = k;
+      index[j] = rows[j]! - mine[k]!.first;
+      continue;
+    }
     let p = read.length - 1;
     while (read[p]!.first > rows[j]!) p--;
-    part[j] = p;
+    source[j] = mine.length + p;
+    index[j] = rows[j]! - read[p]!.first;
   }
-  const index = (j: number) => rows[j]! - (holder[j]! >= 0 ? mine[holder[j]!]!.first : read[part[j]!]!.first);
-  return columns.map((_, c) =>
-    pickUtf8(rows.length, (j) => (holder[j]! >= 0 ? views[holder[j]!]![c]! : read[part[j]!]!.columns[c]!), index));
+  return columns.map((_, c) => pickUtf8([...views.map((view) => view[c]!), ...read.map((part) => part.columns[c]!)], source, index));
 }
 
 /** Rows [from, to) of a file's `columns`, as Arrow IPC stream bytes. */
