@@ -14,6 +14,7 @@ import { elapsedMs, statsOfSamples, type Figure, type SubjectResult } from './ha
 import type { ReplayInput } from '../src/index.js';
 import type { BenchOptions } from './options.js';
 import { childArgs, isChildOf, peakRssMiB, printResult, rssMiB, runChild } from './child.js';
+import { importChainlens } from './engine-entry.js';
 
 interface Generated {
   seconds: number;
@@ -72,7 +73,7 @@ async function generate(folder: string, minutes: number): Promise<Generated> {
 }
 
 async function loadWithEngine(folder: string): Promise<Loaded> {
-  const { createEngine } = await import('../src/index.node.js');
+  const { createEngine } = await importChainlens();
   const before = rssMiB();
   const engine = await createEngine();
   const start = process.hrtime.bigint();
@@ -89,7 +90,7 @@ async function loadWithEngine(folder: string): Promise<Loaded> {
  * subscribers only count), resident memory sampled once a second against the simulated clock.
  */
 export async function replayStreamed(source: ReplayInput, retain?: string): Promise<Replayed> {
-  const { createEngine } = await import('../src/index.node.js');
+  const { createEngine } = await importChainlens();
   const engine = await createEngine();
   let pushed = 0;
   let ended = 0;

@@ -7,6 +7,7 @@
 import { elapsedMs, statsOfSamples, type Figure, type SubjectResult } from './harness.js';
 import type { BenchOptions } from './options.js';
 import { childArgs, isChildOf, printResult, rssMiB, runChild } from './child.js';
+import { importChainlens } from './engine-entry.js';
 
 /** What one child measured. */
 interface StartupSample {
@@ -25,7 +26,7 @@ async function engineStartup(): Promise<StartupSample> {
     steps[name] = elapsedMs(at);
     at = process.hrtime.bigint();
   };
-  const { createEngine } = await import('../src/index.node.js');
+  const { createEngine } = await importChainlens();
   const { generateBlocks, generateTokens } = await import('../src/generate/market.js');
   step('import_ms');
   const engine = await createEngine();

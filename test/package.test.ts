@@ -127,7 +127,7 @@ describe('published files', () => {
     const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     const files = (JSON.parse(result.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'dist/src/index.node.js', 'dist/src/index.node.d.ts', 'dist/workers/engine.worker.js']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'dist/src/index.node.js', 'dist/src/index.node.d.ts', 'dist/src/bundle/index.node.js', 'dist/src/bundle/cli.js', 'dist/workers/engine.worker.js']));
     expect(files.filter((f) => /(^|\/)(bench|test)(\/|$)/.test(f) || f.startsWith('src/') || f.startsWith('app/'))).toEqual([]);
     // the app with everything it runs: the page, the engine worker, DuckDB-WASM's and parquet-wasm's wasm
     expect(files).toContain('dist/app/index.html');

@@ -7,6 +7,7 @@
  * `node node-load.js --child <folder>` prints the times, the load report's counts and the peak RSS.
  */
 import { childArgs, isChildOf, peakRssMiB, printResult } from '../child.js';
+import { importChainlens } from '../engine-entry.js';
 
 /** What the baseline child reports. */
 export interface NodeLoad {
@@ -22,7 +23,7 @@ export interface NodeLoad {
 
 async function run(folder: string): Promise<NodeLoad> {
   const before = performance.now();
-  const { createEngine } = await import('../../src/index.node.js');
+  const { createEngine } = await importChainlens();
   const imported = performance.now();
   const engine = await createEngine();
   const report = await engine.load(folder);

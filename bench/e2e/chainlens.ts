@@ -12,6 +12,7 @@
 import { childArgs, isChildOf, printResult } from '../child.js';
 import { SOL_MINT, USDC_MINT, USDT_MINT } from '../../src/generate/constants.js';
 import { MIN_SAMPLES, mostActive, subjectRun, writeAnswers, type Answers, type Row } from './answers.js';
+import { importChainlens } from '../engine-entry.js';
 
 const MAX_LIMIT = 1000;
 /** The quotes of the generated markets (DESIGN.md 3: USDC > USDT > SOL). */
@@ -62,7 +63,7 @@ export async function chainlensAnswers(call: Call, mints: readonly string[], ste
 async function run(folder: string, out: string, firstOnly: boolean): Promise<void> {
   const steps: Record<string, number> = {};
   const started = process.hrtime.bigint();
-  const { createEngine } = await import('../../src/index.node.js');
+  const { createEngine } = await importChainlens();
   const engine = await createEngine({ minSamples: MIN_SAMPLES });
   const report = await engine.load(folder);
   steps.load_ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -17,6 +17,7 @@ import type { Replay, ReplayReport } from '../../src/stream/replay.js';
 import { parseIsoTimestamp } from '../../src/schema/time.js';
 import { childArgs, isChildOf, peakRssMiB, rssMiB } from '../child.js';
 import { serveCommands } from './control.js';
+import { importChainlens } from '../engine-entry.js';
 
 /** What the child says once it serves. */
 export interface ServerReady {
@@ -72,7 +73,7 @@ const reportOf = (r: ReplayReport): ServerReplayReport => {
 };
 
 async function main(loadFolder: string, replayFolder: string): Promise<void> {
-  const { createEngine, serve } = await import('../../src/index.node.js');
+  const { createEngine, serve } = await importChainlens();
   const engine = await createEngine();
   const started = performance.now();
   const loaded = await engine.load(loadFolder);

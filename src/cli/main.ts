@@ -68,7 +68,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 const isCommand = (name: string | undefined): name is CommandName => name !== undefined && Object.hasOwn(COMMANDS, name);
 
-/** The package's version (dist/src/cli/main.js sits three folders below package.json). */
+/** The package's version (dist/src/cli/main.js, and its bundle dist/src/bundle/cli.js, sit three folders below package.json). */
 const version = (): string => JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
 
 const RUN: Record<CommandName, (args: ParsedArgs) => Promise<number>> = { demo, generate, query, rpc, replay, serve: serveCommand, token: tokenCommand, ui: uiCommand };

@@ -4,7 +4,7 @@ import { compiledWorkerUrl } from '../platform/node-worker-url.js';
 import { createKernelClient, type KernelClient } from './client.js';
 import { nodeEndpoint } from '../platform/node-endpoint.js';
 
-/** The compiled kernel worker bundled into one module for Node (scripts/bundle-workers.mjs), dist/workers/kernel.worker.node.js. */
+/** The compiled kernel worker bundled into one module for Node (scripts/bundle.mjs), dist/workers/kernel.worker.node.js. */
 export function nodeKernelWorkerUrl(): URL {
   return compiledWorkerUrl('kernel.worker.node.js', import.meta.url);
 }
