@@ -177,22 +177,18 @@ const ENTRIES: readonly Entry[] = [
         `native DuckDB after ${ms(median(f, 'duckdb-native'))}, Polars after ${ms(median(f, 'polars'))}. chainlens loads the whole dump ` +
         'before its first answer (decode, checks, every method\'s per-block state: the load\'s speed, see the dump figures), beside ' +
         'starting the kernel worker, which also decodes Parquet; DuckDB-WASM is not started (the load holds its 0.6 MB of writes, ' +
-        'and (d) is answered from memory). A profile of this start-up (2026-11-28, after step 41): the serving thread imports ' +
-        'its modules for 0.2-0.3 s (330 modules, 146 of them apache-arrow\'s), then waits about 0.3 s for the decoder worker (its ' +
-        'start, now one bundled module: ~55 ms to its first answer on an idle machine against ~150 as 90 modules, which took the ' +
-        'figure from 1.85 to 1.69 s; parquet-wasm\'s compile; the slot-order passes; the first batches), and works from about ' +
-        '1.1 s to the end, 290 blocks at 3-4 ms each while its code is still cold (a block of the hour\'s load takes ~1.3 ms). ' +
-        'Before, timed by the load\'s progress (a run of 2.2-2.4 s): ' +
-        'imports 250 ms; the tokens file committed 230 ms later (the kernel worker\'s start, parquet-wasm\'s); the first chunk of ' +
-        '47 blocks 660 ms after that (the slot-order passes, the first batches decoded, code still cold: later chunks of 47 ' +
-        'blocks take 120-250 ms); the 1m recommendation, computed when asked, 140 ms after the load. The peers read the ' +
-        'columns of (d) only.',
+        'and (d) is answered from memory). A profile of this start-up (2026-11-28, after step 43): the serving thread imports ' +
+        'the package in ~50 ms (one bundle since step 43; as 330 modules, 146 of them apache-arrow\'s, it took 0.2-0.3 s, and ' +
+        'the bundle took the figure to 0.91x), then is idle for most of its first second: the decoder worker spends ~250 ms ' +
+        'starting (its own bundle, then parquet-wasm\'s JavaScript and WebAssembly compiled), and the first batches of the ' +
+        'three files come one request at a time behind the slot-order passes, the serving thread, the decoder and the kernel ' +
+        'worker each waiting on another for stretches of 100-250 ms; it then works to the end, 290 blocks at 3-4 ms each while ' +
+        'its code is still cold (a block of the hour\'s load takes ~1.3 ms). The 1m recommendation, computed when asked, takes ' +
+        '~140 ms after the load. The peers read the columns of (d) only.',
       close: 'Answer before the load ends: open the newest block range first (Parquet row groups carry slot statistics) so the ' +
-        'recommendation is served from the last minutes while older blocks load behind it; the serving thread\'s modules bundled ' +
-        'as the kernel worker\'s are (about 0.1 s: apache-arrow\'s 146 modules take half its import; its modules find their ' +
-        'workers and DuckDB-WASM\'s files relative to where they are, which a bundle must keep); and the load\'s own speed-ups (the dump ' +
-        'figures\' notes). Starting the kernel worker with the engine rather than the first file would overlap only the few ' +
-        'milliseconds of planning here, since the load follows createEngine at once.',
+        'recommendation is served from the last minutes while older blocks load behind it; request the three files\' first ' +
+        'batches together rather than one behind another (tried for the whole load before step 21: no faster there, but the ' +
+        'first second is where it would pay); and the load\'s own speed-ups (the dump figures\' notes).',
     }),
   },
   {
@@ -201,17 +197,15 @@ const ENTRIES: readonly Entry[] = [
       why: t.kind === 'max-mib'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB loading the hour with the default retention (everything ` +
           'kept for as-of queries), at the load\'s end or while the answers are made (the answers\' own objects, ~100-150 MiB, ' +
-          'which the peers hold too). Since steps 39-41 (2026-11-28) the decoder\'s worker ends as the load does (it had outlived ' +
-          'the load by the first answers, ~0.8 s, and set the peak: 1,150-1,178 MiB at the last answer), its batches stay within ' +
-          '2 MiB of a file\'s bytes (a trades file\'s 65,536-row batches had grown parquet-wasm\'s memory to ~145 MiB), and the ' +
-          'workers are one bundled module each (~25 MiB less): 1,014-1,041 MiB in three interleaved runs, at the load\'s end as ' +
-          'often as at the answers. Sampled at the load\'s end: the decoder worker ~150 MiB (parquet-wasm\'s memory 120-130 MiB: ' +
-          'the text of the three or four batches held until their chunks take their best fee payers, ~16 MiB each, the batch ' +
-          'being decoded, and the allocator\'s fragments; it ends with the load, ~130 MiB given back); the kernel worker ~40 MiB; ' +
-          'the serving thread ~600 MiB of buffers (the fee columns of the 4.1 million non-vote transactions, 128 MiB; the trades ' +
-          '~130 MiB, 79 of it their signatures; the best fee payers\' signatures 73 MiB; the pairs\' series 121 MiB of columns ' +
-          'for 88 of blocks) and a JS heap of ~100 MiB. DuckDB-WASM is not started: its writes, about 10 MB, are held. With ' +
-          '`retain` the same engine is bounded by the retained span (the long-run family).'
+          'which the peers hold too). Interleaved runs of the same day are 980-1,010 MiB since step 42 (signatures kept as ' +
+          'their digits packed 6 bits each: 1,035-1,052 before), so a run above 1,024 is the machine\'s spread, not the design. ' +
+          'Sampled at the load\'s end: the decoder worker ~150 MiB (parquet-wasm\'s memory 120-130 MiB: the text of the three ' +
+          'or four batches held until their chunks take their best fee payers, ~16 MiB each, the batch being decoded, and the ' +
+          'allocator\'s fragments; it ends with the load); the kernel worker ~40 MiB; the serving thread ~560 MiB of buffers (the ' +
+          'fee columns of the 4.1 million non-vote transactions, 128 MiB; the trades ~110 MiB, 60 of it their signatures; the ' +
+          'best fee payers\' signatures ~52 MiB; the pairs\' series 121 MiB of columns for 88 of blocks) and a JS heap of ~100 ' +
+          'MiB. DuckDB-WASM is not started: its writes, about 10 MB, are held. With `retain` the same engine is bounded by the ' +
+          'retained span (the long-run family).'
         : t.kind === 'max-ratio'
         ? `chainlens peaks at ${value(f, 'chainlens_peak_rss_mib').toFixed(0)} MiB, native DuckDB at ${value(f, 'duckdb-native_peak_rss_mib').toFixed(0)} MiB, ` +
           `Polars at ${value(f, 'polars_peak_rss_mib').toFixed(0)} MiB. chainlens keeps about 40 bytes per raw transaction (its fee ` +
@@ -225,14 +219,11 @@ const ENTRIES: readonly Entry[] = [
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
       close: t.kind === 'max-mib'
-        ? 'The signatures of the trades and of the best fee payers kept as 64 bytes instead of 88 characters (~50 MiB: 1.8 ' +
-          'million signatures, a base58 decode each at ingest, best in the decoder worker, and an encode per record answered), ' +
-          'or left in the Parquet file and read back by row when answered, as the write-locked accounts are (~150 MiB; an answer ' +
-          'that shows them would wait for a read: about 7 ms a row group of the file touched, measured). The decoder\'s held ' +
-          'text: holding only the rows that can be a block\'s best fee payers lowered the load\'s end by ~30 MiB but left ' +
-          '60-80 MiB in the decoder thread\'s malloc arena after it ended, so the answers peaked as high (Tried and not kept in ' +
-          'docs/architecture.md); the text copied out where parquet-wasm\'s memory is not involved at all (the decoder choosing ' +
-          'the rows and the serving thread allocating their buffers) would keep both.'
+        ? 'The signatures left in the Parquet file and read back by row when answered, as the write-locked accounts are ' +
+          '(~115 MiB; an answer that shows them would wait for a read: about 7 ms a row group of the file touched, measured); ' +
+          'the decoder\'s held text cut to the rows that can be a block\'s best fee payers, with the serving thread allocating ' +
+          'their buffers (copies made in the decoder stayed in its thread\'s malloc arena after it ended: Tried and not kept in ' +
+          'docs/architecture.md); the pairs\' series grown by less than doubling (tried at 1.5x: no lower within the noise).'
         : E2E_CLOSE,
     }),
   },
