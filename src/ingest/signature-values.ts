@@ -8,6 +8,7 @@
  */
 import type { Vector } from 'apache-arrow';
 import { END_CODE, packDigitsUtf8, PACKED_BYTES } from '../kernels/base58.js';
+import { DIGIT_CODES } from '../schema/base58.js';
 import { sliceUtf8, takeUtf8, utf8At, type Utf8Values } from './utf8-values.js';
 
 /** Signature i is packed[66i..66i + 66) (src/kernels/base58.ts `packDigitsUtf8`). */
@@ -17,7 +18,6 @@ export interface PackedSignatures {
 
 export type SignatureValues = PackedSignatures | Utf8Values;
 
-const ALPHABET = Uint8Array.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', (c) => c.charCodeAt(0));
 const encoder = new TextEncoder();
 const chars = new Uint8Array(88);
 const isPacked = (values: SignatureValues): values is PackedSignatures => 'packed' in values;
@@ -52,7 +52,7 @@ export function signatureAt(values: SignatureValues, i: number): string {
     for (let shift = 18; shift >= 0; shift -= 6) {
       const code = (group >> shift) & 63;
       if (code === END_CODE) return String.fromCharCode.apply(null, chars.subarray(0, length) as unknown as number[]);
-      chars[length++] = ALPHABET[code]!;
+      chars[length++] = DIGIT_CODES[code]!;
     }
   }
   return String.fromCharCode.apply(null, chars as unknown as number[]);

@@ -9,9 +9,11 @@ const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const INDEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) INDEX[ALPHABET.charCodeAt(i)] = i;
 
+/** The ASCII code of each digit value, 0..57. */
+export const DIGIT_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+
 // The encoder holds the number as 24-bit limbs and divides by 58^4 per pass, so every step stays an
 // exact f64 integer (remainder x 2^24 + limb < 2^48): a 64-byte signature takes ~22 passes, not ~88.
-const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
 const LIMB = 16777216; // 2^24
 const GROUP = 58 * 58 * 58 * 58;
 
@@ -50,7 +52,7 @@ export function encodeBase58(bytes: Uint8Array): string {
     }
     for (let k = 0; k < 4; k++) {
       const q = Math.floor(remainder / 58);
-      chars[--end] = CODES[remainder - q * 58];
+      chars[--end] = DIGIT_CODES[remainder - q * 58];
       remainder = q;
     }
     while (first < limbCount && limbs[first] === 0) first++;
