@@ -11,6 +11,7 @@
 //   hold in it. DuckDB-WASM and parquet-wasm stay outside (they find their wasm next to their own files), and ws (its optional native add-ons are found by require).
 // Browsers keep dist/workers/kernel.worker.js and dist/src/index.browser.js, which their bundlers bundle.
 import { build } from 'rolldown';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const path = (relative) => fileURLToPath(new URL(relative, new URL('../', import.meta.url)));
@@ -22,6 +23,8 @@ await build({
   logLevel: 'warn',
 });
 
+// emptied first: its chunks are named by their hash, and an earlier build's would stay beside them
+rmSync(path('dist/src/bundle'), { recursive: true, force: true });
 await build({
   input: { 'index.node': path('dist/src/index.node.js'), cli: path('dist/src/cli/main.js') },
   platform: 'node',
