@@ -8,7 +8,8 @@
 //   they share or load lazily). As ~330 modules (146 of them apache-arrow's) their import took
 //   ~200 ms; bundled ~50. The bundle sits two folders below dist/ like every compiled module, so
 //   the paths the modules find their workers and files by (compiledWorkerUrl, the app, package.json)
-//   hold in it. DuckDB-WASM and parquet-wasm stay outside (they find their wasm next to their own files), and ws (its optional native add-ons are found by require).
+//   hold in it. DuckDB-WASM and parquet-wasm stay outside (they find their wasm next to their own
+//   files), and so does ws (its optional native add-ons are found by require).
 // Browsers keep dist/workers/kernel.worker.js and dist/src/index.browser.js, which their bundlers bundle.
 import { build } from 'rolldown';
 import { rmSync } from 'node:fs';

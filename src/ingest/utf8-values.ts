@@ -68,7 +68,7 @@ export function sliceUtf8(values: Utf8Values, from: number, to: number, copy: bo
 /**
  * Strings picked from several sources, copied into one buffer: string j is string index[j] of
  * sources[source[j]]. Typed arrays, not a callback per string: the decoder picks the best fee
- * payers' text with it (~2.7M strings in the hour), where two callbacks a string tripled its cost.
+ * payers' text with it (~2.7M strings in the hour), where two callbacks a string cost ~0.2 s more.
  */
 export function pickUtf8(sources: readonly Utf8Values[], source: ArrayLike<number>, index: ArrayLike<number>): Utf8Values {
   const n = index.length;

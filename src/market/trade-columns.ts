@@ -3,7 +3,7 @@
  * columns, so that the input's buffers (a Parquet batch's whole IPC message: ~290 bytes a trade,
  * most of it base58 text) can go. Numbers stay typed arrays (u64 exact), each row's pair is an
  * id in the log's table of pairs, its signer an id in the log's dictionary of keys, and its
- * signature as 64 bytes (signature-values.ts): ~120 bytes a trade.
+ * signature as its digits packed, 66 bytes (signature-values.ts): ~120 bytes a trade.
  */
 import type { Table } from 'apache-arrow';
 import { keepSignatureColumn, signatureAt, type SignatureValues } from '../ingest/signature-values.js';

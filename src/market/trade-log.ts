@@ -1,7 +1,7 @@
 /**
  * chain::market::trades from resident columns: every commit's trades copied into compact columns
  * (trade-columns.ts: numbers as typed arrays, each pair an id in this log's table of pairs, each
- * signer an id in its dictionary of keys, the signature as its 64 bytes), with the order the
+ * signer an id in its dictionary of keys, the signature as its packed digits), with the order the
  * answers read them in (slot, tx_index, fill_index) and each pair's rows in that order (from
  * `chunkTrades`, which the market engine makes anyway). An answer, live or as of a time, walks
  * the segments newest first and makes row objects for the trades it returns only. Retention drops

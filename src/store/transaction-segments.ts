@@ -8,8 +8,8 @@
  * block, with each block's votes summarized (FeeColumns: 33 bytes a non-vote, and a vote nothing
  * beyond its accounts but where its price or limit differs from the other votes'), the text
  * (signature, signer, program) of each block's best fee payers only (BEST_PER_BLOCK, what a top
- * list can show: the signature as its 64 bytes (signature-values.ts), the signer and program,
- * which repeat, as ids in the store's dictionary of account keys), and each transaction's
+ * list can show: the signature as its digits packed, 66 bytes, signature-values.ts; the signer
+ * and program, which repeat, as ids in the store's dictionary of account keys), and each transaction's
  * write-locked accounts as a span of ids in that dictionary (account-keys.ts; read by the local
  * fee markets, the votes' only when they include votes). The canonical table itself (~230
  * bytes a transaction, most of it base58 text) is not kept. A load from Parquet leaves the accounts
