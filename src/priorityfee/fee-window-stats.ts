@@ -49,6 +49,15 @@ export class FeeWindowStats {
     return this.#positions.size;
   }
 
+  /** Empties the window for the next one: its sets keep their memory (WebAssembly memory, freed only with the set). */
+  clear(): void {
+    for (const family of U64_FAMILIES) {
+      this.#sets[family].clear();
+      this.#sums[family] = 0n;
+    }
+    this.#positions.clear();
+  }
+
   /** Appends samples. */
   add(samples: FeeSamples): void {
     const k = samples.price.length;

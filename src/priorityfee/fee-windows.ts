@@ -219,8 +219,10 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   #incrementalRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number): WindowFeesRecord {
     let kept = this.#incremental.get(window);
     if (kept?.start !== open.start) {
-      // kept from now on: every block of the window so far
-      kept = { start: open.start, stats: new FeeWindowStats() };
+      // kept from now on: every block of the window so far (in the sets of the window before, when there was one)
+      const stats = kept?.stats ?? new FeeWindowStats();
+      stats.clear();
+      kept = { start: open.start, stats };
       this.#incremental.set(window, kept);
       kept.stats.add(runToEnd(gatherSamples(open.spans)));
     } else kept.stats.add(runToEnd(gatherSamples([{ columns, from: b, to: b + 1 }])));

@@ -174,6 +174,8 @@ interface Scenario {
   maxBlockKeys: number;
   chunkCapacity?: number;
   keyPool?: readonly bigint[];
+  /** Blocks before this one add their keys without payloads (all 0). */
+  payloadsFrom?: number;
 }
 
 function fail(step: string, what: string, actual: unknown, expected: unknown): never {
@@ -247,7 +249,10 @@ function simulate(scenario: Scenario): number {
     time += rng.chance(0.02) ? 4_000n : rng.chance(0.1) ? 800n : 400n;
     const block = drawBlock(rng, scenario.maxBlockKeys, scenario.keyPool);
     window.push(time, block);
-    set.add(block.keys, block.payloads);
+    if (b < (scenario.payloadsFrom ?? 0)) {
+      block.payloads.fill(0);
+      set.add(block.keys);
+    } else set.add(block.keys, block.payloads);
     // the window is [time + 1 - span, time + 1): the new block is in it
     const removed = expire(time + 1n - span);
     oracle.apply(entriesOf(block), removed);
@@ -267,6 +272,9 @@ describe('OrderedMultiset against a sorted-array oracle', () => {
   const scenarios: [string, Scenario][] = [
     ['priority-fee shape: 600-key blocks, 500-block window over 3000 blocks', { seed: 1, blocks: 3000, windowBlocks: 500, maxBlockKeys: 600 }],
     ['tiny chunks (every split, merge and rebalance path)', { seed: 2, blocks: 1500, windowBlocks: 40, maxBlockKeys: 60, chunkCapacity: 8 }],
+    // the set's memory grows while it holds entries: batches over its first input size, slabs
+    // doubled, the payloads' slab made only when the first non-zero payload comes
+    ['payloads first seen after 300 blocks without them, in batches of up to 2,000', { seed: 4, blocks: 600, windowBlocks: 200, maxBlockKeys: 2000, payloadsFrom: 300 }],
     ['few distinct keys: long runs of equal keys across chunks', { seed: 3, blocks: 800, windowBlocks: 30, maxBlockKeys: 80, chunkCapacity: 16, keyPool: [7n, 8n, U64_MAX] }],
   ];
   for (const [name, scenario] of scenarios) {
