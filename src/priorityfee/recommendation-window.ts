@@ -47,9 +47,11 @@ export function blockPart(c: FeeColumns, b: number, cuLimit: bigint): BlockPart 
   const start = c.offsets[b];
   const end = c.offsets[b + 1];
   const n = blockSize(c, b);
-  const prices: bigint[] = [];
-  const positions: number[] = [];
-  const consumed: bigint[] = [];
+  // sized for every transaction of the block; what is taken is copied out at the end
+  const prices = new BigUint64Array(end - start);
+  const positions = new Float64Array(end - start);
+  const consumed = new BigUint64Array(end - start);
+  let taken = 0, knownTaken = 0;
   let noPriority = 0, nonVoteKnown = 0, nonVoteConsumed = 0n;
   let allConsumed = c.votes.consumed[b]!;
   let allKnown = c.votes.consumedKnown[b] === 1;
@@ -65,19 +67,21 @@ export function blockPart(c: FeeColumns, b: number, cuLimit: bigint): BlockPart 
       noPriority++;
       continue;
     }
-    prices.push(c.computeUnitPrice[i]);
-    positions.push(n === 1 ? 0 : c.index[i] / (n - 1));
-    if (known) consumed.push(c.computeUnitsConsumed[i]);
+    prices[taken] = c.computeUnitPrice[i];
+    positions[taken++] = n === 1 ? 0 : c.index[i] / (n - 1);
+    if (known) consumed[knownTaken++] = c.computeUnitsConsumed[i];
   }
-  const sorted = [...prices].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // copies of what was taken: a window keeps the block's part for its whole length
+  const kept = prices.slice(0, taken);
+  const sorted = kept.slice().sort(); // a typed array sorts by value
   return {
-    prices: BigUint64Array.from(prices),
-    positions: Float64Array.from(positions),
-    consumed: BigUint64Array.from(consumed),
-    minPrice: sorted[0],
-    medianPrice: sorted.length ? sorted[Math.max(0, Math.ceil(sorted.length / 2) - 1)] : undefined,
+    prices: kept,
+    positions: positions.slice(0, taken),
+    consumed: consumed.slice(0, knownTaken),
+    minPrice: taken ? sorted[0] : undefined,
+    medianPrice: taken ? sorted[Math.max(0, Math.ceil(taken / 2) - 1)] : undefined,
     fill: allKnown ? keyOfFill((100 * Number(allConsumed)) / Number(cuLimit)) : undefined,
-    txCount: prices.length,
+    txCount: taken,
     noPriorityTxCount: noPriority,
     totalTxCount: n,
     nonVoteConsumed,

@@ -35,6 +35,8 @@ export const KEY_BATCH = 2048;
 const NO_ID = 0xffff_ffff;
 
 let compiled: WebAssembly.Module | undefined;
+/** Key texts a dictionary keeps made (bounded: cleared whole when full). */
+const KEY_TEXTS = 1 << 14;
 const encoder = new TextEncoder();
 
 export class AccountKeys {
@@ -107,10 +109,23 @@ export class AccountKeys {
     return out;
   }
 
+  /**
+   * Texts of keys asked lately (ids never change in a dictionary: compacting makes a new one). A
+   * streamed top list answers the same 100 signers and programs after every block, and a key's text
+   * cost ~2 us to make (two views of the memory and a string from its bytes).
+   */
+  readonly #texts = new Map<number, string>();
+
   /** The key of `id`. */
   keyOf(id: number): string {
-    const { starts, arena } = this.#held();
-    return String.fromCharCode(...arena.subarray(starts[id]!, starts[id + 1]!));
+    let text = this.#texts.get(id);
+    if (text === undefined) {
+      const { starts, arena } = this.#held();
+      text = String.fromCharCode.apply(null, arena.subarray(starts[id]!, starts[id + 1]!) as unknown as number[]);
+      if (this.#texts.size >= KEY_TEXTS) this.#texts.clear();
+      this.#texts.set(id, text);
+    }
+    return text;
   }
 
   /** Views of the keys held: key id is arena[starts[id]..starts[id + 1]) (valid until a call that may grow the memory). */
