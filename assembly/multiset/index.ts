@@ -164,9 +164,34 @@ function refreshLast(c: u32): void {
   store<f64>(at + 24, load<f64>(at + 24) + sign * (y - a1) * LIMB);
 }
 
-/** (ka, pa) < (kb, pb), or <= when `orEqual`. */
+/** (ka, pa) < (kb, pb), or <= when `orEqual`. A payload of -1 (none is negative) compares keys alone. */
 @inline function before(ka: u64, pa: f64, kb: u64, pb: f64, orEqual: bool): bool {
   return ka < kb || (ka == kb && (orEqual ? pa <= pb : pa < pb));
+}
+
+/** The first chunk whose last entry is not before (key, pay) (see `before`), or `chunks`. */
+@inline function chunkNotBefore(key: u64, pay: f64, orEqual: bool): u32 {
+  let a: u32 = 0;
+  let b: u32 = chunks;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (before(lastKey(m), lastPay(m), key, pay, orEqual)) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/** Offset within chunk c of its first entry not before (key, pay), in [0, length]. */
+@inline function offsetNotBefore(c: u32, key: u64, pay: f64, orEqual: bool): usize {
+  const base = slotOf(c) * capacity;
+  let i = base;
+  let j = base + <usize>lengthOf(c);
+  while (i < j) {
+    const m = (i + j) >>> 1;
+    if (before(keyAt(m), payAt(m), key, pay, orEqual)) i = m + 1;
+    else j = m;
+  }
+  return i - base;
 }
 
 /** Moves `count` entries from slab index `from` to `to` (ranges may overlap). */
@@ -264,24 +289,11 @@ function insert(key: u64, pay: f64): void {
   if (pay != 0 && !payloadsUsed) usePayloads();
   if (chunks == 0) openChunk(0);
   // the first chunk whose last entry is > (key, pay), else the last chunk
-  let a: u32 = 0;
-  let b: u32 = chunks - 1;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (before(lastKey(m), lastPay(m), key, pay, true)) a = m + 1;
-    else b = m;
-  }
-  const c = a;
+  const c = min(chunkNotBefore(key, pay, true), chunks - 1);
   const base = slotOf(c) * capacity;
   const n = lengthOf(c);
   const end = base + <usize>n;
-  let i = base;
-  let j = end;
-  while (i < j) {
-    const m = (i + j) >>> 1;
-    if (before(keyAt(m), payAt(m), key, pay, true)) i = m + 1;
-    else j = m;
-  }
+  const i = base + offsetNotBefore(c, key, pay, true);
   if (i < end) move(i + 1, i, end - i);
   store<u64>(keysAt + (i << 3), key);
   if (payloadsUsed) store<f64>(paysAt + (i << 3), pay);
@@ -295,25 +307,12 @@ function insert(key: u64, pay: f64): void {
 
 function remove1(key: u64, pay: f64): bool {
   // the first chunk whose last entry is >= (key, pay)
-  let a: u32 = 0;
-  let b: u32 = chunks;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (before(lastKey(m), lastPay(m), key, pay, false)) a = m + 1;
-    else b = m;
-  }
-  if (a == chunks) return false;
-  const c = a;
+  const c = chunkNotBefore(key, pay, false);
+  if (c == chunks) return false;
   const base = slotOf(c) * capacity;
   const n = lengthOf(c);
   const end = base + <usize>n;
-  let i = base;
-  let j = end;
-  while (i < j) {
-    const m = (i + j) >>> 1;
-    if (before(keyAt(m), payAt(m), key, pay, false)) i = m + 1;
-    else j = m;
-  }
+  const i = base + offsetNotBefore(c, key, pay, false);
   // i < end: the chunk's last entry is >= the target
   if (keyAt(i) != key || payAt(i) != pay) return false;
   move(i, i + 1, end - i - 1);
@@ -412,27 +411,12 @@ export function largest(): u64 {
 
 /** The first chunk whose last key is >= x, or `chunks`. */
 function firstChunkAtLeast(x: u64): u32 {
-  let a: u32 = 0;
-  let b: u32 = chunks;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (lastKey(m) < x) a = m + 1;
-    else b = m;
-  }
-  return a;
+  return chunkNotBefore(x, -1, false);
 }
 
 /** Offset within chunk c of its first entry with key >= x. */
 function lowerBoundIn(c: u32, x: u64): usize {
-  const base = slotOf(c) * capacity;
-  let i = base;
-  let j = base + <usize>lengthOf(c);
-  while (i < j) {
-    const m = (i + j) >>> 1;
-    if (keyAt(m) < x) i = m + 1;
-    else j = m;
-  }
-  return i - base;
+  return offsetNotBefore(c, x, -1, false);
 }
 
 /** Entries with key >= x. */
