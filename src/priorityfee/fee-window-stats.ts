@@ -22,20 +22,32 @@ const PERCENTILES = STAT_SUFFIXES.flatMap((s) => {
   return millis === undefined ? [] : [[s, millis] as const];
 });
 const U64_FAMILIES = ['price', 'fee', 'limit'] as const;
+type Family = (typeof U64_FAMILIES)[number] | 'position';
+
+/** A family's field names, made once (a streamed window's statistics are made after every block). */
+const fieldsOf = (family: Family) => ({
+  mean: `${family}_mean`,
+  spread: `${family}_spread`,
+  percentiles: PERCENTILES.map(([suffix, millis]) => [`${family}_${suffix}` as string, millis] as const),
+});
+const FIELDS: Record<Family, ReturnType<typeof fieldsOf>> = {
+  price: fieldsOf('price'), fee: fieldsOf('fee'), limit: fieldsOf('limit'), position: fieldsOf('position'),
+};
+const POSITION_AT_FEE_FIELDS = POSITION_AT_FEE.map((p) => [`position_at_fee_p${p}`, p * 1000] as const);
 
 const bits = new Float64Array(1);
 const bitsKey = new BigUint64Array(bits.buffer);
 const floatOfKey = (key: bigint): number => ((bitsKey[0] = key), bits[0]!);
 
-/** Every statistic null: a window with transactions but no fee-paying one. */
-function emptyStats(): Record<string, unknown> {
+/** Every statistic null: a window with transactions but no fee-paying one (copied, one shape for all). */
+const EMPTY_STATS: Readonly<Record<string, unknown>> = (() => {
   const stats: Record<string, unknown> = {};
   for (const family of [...U64_FAMILIES, 'position']) for (const suffix of STAT_SUFFIXES) stats[`${family}_${suffix}`] = null;
   for (const family of [...U64_FAMILIES, 'position']) stats[`${family}_spread`] = null;
   stats.std_dev = null;
-  for (const p of POSITION_AT_FEE) stats[`position_at_fee_p${p}`] = null;
+  for (const [name] of POSITION_AT_FEE_FIELDS) stats[name] = null;
   return stats;
-}
+})();
 
 /** One window's samples as incremental statistics; see the module comment. */
 export class FeeWindowStats {
@@ -73,22 +85,24 @@ export class FeeWindowStats {
   /** The statistics the kernels' `sampleStats` gives for the same samples (the fields a fee window has). */
   stats(): SampleStats {
     const n = this.size;
-    const stats = emptyStats();
+    const stats = { ...EMPTY_STATS };
     if (n === 0) return stats as SampleStats;
     const big = BigInt(n);
     for (const family of U64_FAMILIES) {
       const set = this.#sets[family];
-      stats[`${family}_mean`] = (2n * this.#sums[family] + big) / (2n * big);
-      for (const [suffix, millis] of PERCENTILES) stats[`${family}_${suffix}`] = set.percentile(millis);
-      stats[`${family}_spread`] = set.max() - set.min();
+      const fields = FIELDS[family];
+      stats[fields.mean] = (2n * this.#sums[family] + big) / (2n * big);
+      for (const [name, millis] of fields.percentiles) stats[name] = set.percentile(millis);
+      stats[fields.spread] = set.max() - set.min();
     }
     const fees = this.#sets.fee;
-    stats.position_mean = fees.payloadSumAtLeast(0n) / n;
-    for (const [suffix, millis] of PERCENTILES) stats[`position_${suffix}`] = floatOfKey(this.#positions.percentile(millis));
-    stats.position_spread = floatOfKey(this.#positions.max()) - floatOfKey(this.#positions.min());
-    for (const p of POSITION_AT_FEE) {
-      const threshold = fees.percentile(p * 1000);
-      stats[`position_at_fee_p${p}`] = fees.payloadSumAtLeast(threshold) / fees.countAtLeast(threshold);
+    const positions = FIELDS.position;
+    stats[positions.mean] = fees.payloadSumAtLeast(0n) / n;
+    for (const [name, millis] of positions.percentiles) stats[name] = floatOfKey(this.#positions.percentile(millis));
+    stats[positions.spread] = floatOfKey(this.#positions.max()) - floatOfKey(this.#positions.min());
+    for (const [name, millis] of POSITION_AT_FEE_FIELDS) {
+      const threshold = fees.percentile(millis);
+      stats[name] = fees.payloadSumAtLeast(threshold) / fees.countAtLeast(threshold);
     }
     return stats as SampleStats;
   }

@@ -15,10 +15,18 @@ const UNIT_NS = { s: NS_PER_SECOND, m: 60n * NS_PER_SECOND, h: 3600n * NS_PER_SE
 
 /** Length in nanoseconds of a window name such as "10s", "5m" or "24h". */
 export function windowNanos(window: string): bigint {
-  const match = /^(\d+)([smh])$/.exec(window);
-  if (!match) throw new RangeError(`not a window: ${window}`);
-  return BigInt(match[1]) * UNIT_NS[match[2] as keyof typeof UNIT_NS];
+  let nanos = windowLengths.get(window);
+  if (nanos === undefined) {
+    const match = /^(\d+)([smh])$/.exec(window);
+    if (!match) throw new RangeError(`not a window: ${window}`);
+    nanos = BigInt(match[1]) * UNIT_NS[match[2] as keyof typeof UNIT_NS];
+    if (windowLengths.size < 64) windowLengths.set(window, nanos);
+  }
+  return nanos;
 }
+
+/** Lengths of the window names met (a handful: every push of a block asks them again). */
+const windowLengths = new Map<string, bigint>();
 
 /** A duration option: a whole number of seconds, or a count with a unit ("90s", "15m", "2h", "1d"); nanoseconds. */
 export function durationNanos(value: number | string): bigint {
