@@ -92,26 +92,24 @@ const ENTRIES: readonly Entry[] = [
     explain: (f) => ({
       why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, a chunk of the blocks due at a time through the ` +
         'load\'s ingest path, then pushes to the 12 subscriptions (hundreds of records a block). A profile of the one-hour replay ' +
-        '(251 s, 35 blocks/s, after position_at_fee became an exact sum kept per chunk: it was a scan of the window after every ' +
-        'block, 36% of the CPU and quadratic within the hour): 30% the seven recommendation windows (1s to 15m; all live ' +
-        'from the first prune on, since retention keeps the recommendation points whole), nearly all of it their ordered ' +
-        'multisets taking each block\'s samples in and the expired ones out, about 0.5 us an entry; 13% the streamed 1h fee ' +
-        'window (its four ordered multisets); 14% encoding and pushing the records (5 million data points); 13% garbage ' +
-        'collection; 7% the market\'s per-pair state; 6% idle (the kernel worker\'s Parquet batches). Since that profile the ' +
-        'sets that carry no payloads skip moving them, and the payload sums\' suffix is made limb by limb (an add and a remove ' +
-        'in a 900k-entry set 440 ns against 500 without payloads, 700 against 850 with them). A profile of the 10-minute ' +
-        'replay (72 blocks/s; no prune there, so only the streamed recommendation window is live): garbage collection 14%, ' +
-        'encoding the pushed points about 20%, the ordered multisets about 10%. A mainnet-profile block pushes about 560 ' +
-        'points (the top list\'s 100, whose window bounds move every block; 105 trades; 75 candles; 70 each of market blocks, ' +
-        'volume, VWAP and TWAP); a VWAP record encodes in 2.5-3 us, 1.1-1.8 us of it the shortest texts of its 8 floats ' +
-        '(V8\'s number to string), so encoding alone caps a replay near 700 blocks/s.',
-      close: 'The ordered multisets are now the replay: each fee-paying sample goes into 18 of them (prices and consumed units ' +
-        'of seven recommendation windows, four families of the fee window) and out of 14. ' +
-        'The same chunked order statistics in a WebAssembly module (keys as u64, no BigInt or typed-array call per entry, ' +
-        'as the keys dictionary went: 83-92 ns a key against 220-320) would cut the largest share; nested recommendation windows ' +
-        'could share one structure (an entry enters once and leaves each window in turn). Then each record encoded once per ' +
-        'block as wire text, the per-block objects as typed columns (most of the garbage), and the load\'s own speed (it ' +
-        'bounds the replay). ' + E2E_CLOSE,
+        'after step 45 (130.8 s, 66.9 blocks/s; docs/architecture.md): 33% the ordered multisets, now in WebAssembly, of them ' +
+        '31 s the seven recommendation windows (1s to 15m, all live from the first prune on, since retention keeps the ' +
+        'recommendation points whole: 16.3 s taking each block\'s samples in, 12.6 s the expired ones out) and 10 s the ' +
+        'streamed 1h fee window (its four sets, up to ~8M entries by the hour\'s end, where an insert costs 600-800 ns: the ' +
+        'binary searches\' dependent cache misses); 12% encoding the records pushed (5 million data points; the shortest ' +
+        'texts of their floats, V8\'s number to string, are a third of it); 10% garbage collection; 7% idle; the rest the ' +
+        'market\'s per-pair state, the top list\'s records and the prunes. Before step 44 the same profile took 182.4 s, the ' +
+        'sets 72 s of it. A mainnet-profile block pushes about 560 points (the top list\'s 100, whose window bounds move ' +
+        'every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP); a VWAP record encodes in ' +
+        '2.5-3 us, so encoding alone caps a replay near 700 blocks/s.',
+      close: 'Touching less memory per sample: each fee-paying sample goes into 18 ordered multisets (prices and consumed ' +
+        'units of seven recommendation windows, four families of the fee window) and out of 14, and in sets of millions ' +
+        'each change is a chain of cache misses. The nested recommendation windows could share one set (an entry enters ' +
+        'once, and leaving a shorter window only decrements that window\'s count in the entry\'s chunk, though each window ' +
+        'then sums counts over all the shared set\'s chunks after every block); the 1h fee window ' +
+        'only grows until the hour turns, so its new samples could wait in a small sorted run merged into the large one by a ' +
+        'sequential pass now and then. Then each record encoded once per block as wire text, the per-block objects as typed ' +
+        'columns (most of the garbage), and the load\'s own speed (it bounds the replay). ' + E2E_CLOSE,
     }),
   },
   {
@@ -127,8 +125,14 @@ const ENTRIES: readonly Entry[] = [
           '0.85 and 1.4 GiB with flat peaks; the serving thread\'s live JS objects stay at 350-540 MiB while V8\'s committed heap ' +
           'creeps from 520 to 800 MiB (freed pages kept); the rest, which is the worker threads\' WebAssembly heaps (DuckDB-WASM, ' +
           'which keeps every per-block record and reuses what the pruned trades free, and the kernel worker\'s), grows from 0.94 to ' +
-          '1.38 GiB by the second hour and a half. WebAssembly heaps grow to their high-water mark and never shrink.',
-        close: 'The streamed hour-long fee window as typed columns instead of ordered-multiset nodes (fewer objects, less heap to ' +
+          '1.38 GiB by the second hour and a half. WebAssembly heaps grow to their high-water mark and never shrink. The run ' +
+          'of 2026-11-28 after step 45 (the streams\' ordered multisets in WebAssembly memories of their own since step 44) was ' +
+          'lower at every hour than the run before it (the second hour 2,198 MiB against 2,526, the largest later 2,559 against ' +
+          '2,765), yet its ratio rose from 1.09x to 1.16x: the second hour fell by more than the plateau did. That breakdown ' +
+          'predates step 44 and was not repeated; each set\'s memory now grows to its own high-water mark (as its typed ' +
+          'arrays did before), and what grows between the second hour and the fifth at today\'s code is not measured.',
+        close: 'First the breakdown again at today\'s code, with the sets\' WebAssembly memories counted apart. ' +
+          'The streamed hour-long fee window as typed columns instead of ordered-multiset nodes (fewer objects, less heap to ' +
           'keep), the per-block records bounded by retention too (or kept as typed columns outside DuckDB-WASM), and the kernel ' +
           'worker\'s heap reset when a window much larger than usual has passed.',
       };
