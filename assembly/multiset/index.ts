@@ -14,8 +14,8 @@ export { Status } from '../status';
  *   KEYS: u64[slots * capacity]
  *   PAYLOADS: f64[slots * capacity], only once an entry has a non-zero payload (most sets have none)
  * Only what a binary search over the chunks reads is kept in key order; the rest is kept by slot,
- * so a split or a merge shifts 12 bytes a chunk (60 when every field shifted: a split cost more than
- * the inserts it follows). Regions only grow, laid out anew and moved up (the last first), like the
+ * so a split or a merge shifts 12 bytes a chunk, not 60 (no difference measured at 900k entries:
+ * the searches' cache misses dominate either way). Regions only grow, laid out anew and moved up (the last first), like the
  * keys dictionary's.
  * Payloads are positions (src/windows/position-sum.ts): their sums are four f64 limbs, exact.
  */

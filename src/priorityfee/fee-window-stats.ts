@@ -22,7 +22,8 @@ const PERCENTILES = STAT_SUFFIXES.flatMap((s) => {
   return millis === undefined ? [] : [[s, millis] as const];
 });
 const U64_FAMILIES = ['price', 'fee', 'limit'] as const;
-type Family = (typeof U64_FAMILIES)[number] | 'position';
+const FAMILIES = [...U64_FAMILIES, 'position'] as const;
+type Family = (typeof FAMILIES)[number];
 
 /** A family's field names, made once (a streamed window's statistics are made after every block). */
 const fieldsOf = (family: Family) => ({
@@ -40,14 +41,11 @@ const bitsKey = new BigUint64Array(bits.buffer);
 const floatOfKey = (key: bigint): number => ((bitsKey[0] = key), bits[0]!);
 
 /** Every statistic null: a window with transactions but no fee-paying one (copied, one shape for all). */
-const EMPTY_STATS: Readonly<Record<string, unknown>> = (() => {
-  const stats: Record<string, unknown> = {};
-  for (const family of [...U64_FAMILIES, 'position']) for (const suffix of STAT_SUFFIXES) stats[`${family}_${suffix}`] = null;
-  for (const family of [...U64_FAMILIES, 'position']) stats[`${family}_spread`] = null;
-  stats.std_dev = null;
-  for (const [name] of POSITION_AT_FEE_FIELDS) stats[name] = null;
-  return stats;
-})();
+const EMPTY_STATS: Readonly<Record<string, unknown>> = Object.fromEntries([
+  ...FAMILIES.flatMap((family) => [FIELDS[family].mean, ...FIELDS[family].percentiles.map(([name]) => name), FIELDS[family].spread]),
+  'std_dev',
+  ...POSITION_AT_FEE_FIELDS.map(([name]) => name),
+].map((name) => [name, null]));
 
 /** One window's samples as incremental statistics; see the module comment. */
 export class FeeWindowStats {

@@ -21,8 +21,8 @@
  *
  * Why WebAssembly: the replay moves every fee-paying sample through 18 of these sets and out of 14.
  * The same design in JavaScript (keys as u32 halves, since V8 compares BigInts slowly) took 40% of
- * the one-hour replay. In WebAssembly an add or a remove in a 900k-entry set takes ~0.35-0.45 us
- * against ~0.55-0.6 (the rest is the binary searches' dependent loads, which no layout of this kind
+ * the one-hour replay. In WebAssembly an add or a remove in a 900k-entry set takes ~275-315 ns
+ * against ~420-500 on a quiet machine (the rest is the binary searches' dependent loads, which no layout of this kind
  * avoids), and a set without payloads holds 8 bytes an entry, not 16.
  */
 import { wasmBytes } from '../kernels/multiset.wasm.generated.js';
