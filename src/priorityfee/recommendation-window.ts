@@ -1,17 +1,16 @@
 /**
- * The sliding state of one chain::priorityfee::recommendation window (DESIGN.md 6): the window
+ * The sliding state of chain::priorityfee::recommendation windows (DESIGN.md 6): each window
  * [end - w, end), end = the newest block's time + 1 ns, kept as exact order statistics that slide.
- * Each block adds its samples and the blocks that left the window remove theirs (OrderedMultiset),
- * so a point costs O(block), not O(window).
+ * Each block adds its samples and the blocks that left a window take theirs out of it
+ * (NestedWindows: the windows share one copy of the samples), so a point costs O(block), not O(window).
  */
 import { blockSize, type FeeColumns } from '../ingest/fee-columns.js';
 import type { EngineSettings } from '../methods/context.js';
 import { priorityFeeOf } from '../schema/amounts.js';
 import { recordId } from '../schema/ids.js';
 import { Recommendation, TIERS, type RecommendationRecord } from '../schema/records.js';
-import { OrderedMultiset } from '../windows/ordered-multiset.js';
+import { NestedWindows } from '../windows/nested-windows.js';
 import type { Steps } from '../platform/event-loop.js';
-import { SlidingBlocks } from '../windows/sliding.js';
 
 const MAX_CU_LIMIT = 1_400_000n;
 /** Samples a window takes in or gives up between two pauses (see #apply). */
@@ -89,118 +88,164 @@ export function blockPart(c: FeeColumns, b: number, cuLimit: bigint): BlockPart 
   };
 }
 
-/** The sliding state of one window length. */
-export class RecommendationWindow {
-  readonly #blocks = new SlidingBlocks<BlockPart>();
-  readonly #prices = new OrderedMultiset(); // payload: within-block position
-  readonly #consumed = new OrderedMultiset();
-  readonly #blockMins = new OrderedMultiset();
-  readonly #fills = new OrderedMultiset();
-  #txCount = 0;
-  #noPriority = 0;
-  #total = 0;
-  #nonVoteConsumed = 0n;
-  #nonVoteCount = 0;
-  #medianSum = 0n;
-  #medianSquares = 0n;
-  #medianCount = 0;
+/** A window length a {@link RecommendationWindows} keeps. */
+export interface WindowLength {
+  readonly window: string;
+  readonly length: bigint;
+}
 
-  constructor(readonly window: string, readonly length: bigint) {}
+/** The running sums of one window. */
+class WindowSums {
+  txCount = 0;
+  noPriority = 0;
+  total = 0;
+  nonVoteConsumed = 0n;
+  nonVoteCount = 0;
+  medianSum = 0n;
+  medianSquares = 0n;
+  medianCount = 0;
 
-  /**
-   * Takes a block's samples in (sign 1) or out (-1), pausing (a Steps yield) after each piece of
-   * PIECE samples: a 15m window moves about 1,500 samples of a mainnet block in and as many out,
-   * milliseconds of one thread that a request arriving meanwhile would otherwise wait for. Nothing
-   * reads a window while it slides (answers read the points it made).
-   */
-  *#apply(part: BlockPart, sign: 1 | -1): Steps<void> {
-    yield* slide(this.#prices, sign, part.prices, part.positions);
-    yield* slide(this.#consumed, sign, part.consumed);
-    if (part.fill !== undefined) {
-      if (sign > 0) this.#fills.addOne(part.fill);
-      else this.#fills.removeOne(part.fill);
-    }
+  apply(part: BlockPart, sign: 1 | -1): void {
     const big = BigInt(sign);
-    if (part.minPrice !== undefined) {
-      if (sign > 0) this.#blockMins.addOne(part.minPrice);
-      else this.#blockMins.removeOne(part.minPrice);
-      this.#medianSum += big * part.medianPrice!;
-      this.#medianSquares += big * part.medianPrice! * part.medianPrice!;
-      this.#medianCount += sign;
+    if (part.medianPrice !== undefined) {
+      this.medianSum += big * part.medianPrice;
+      this.medianSquares += big * part.medianPrice * part.medianPrice;
+      this.medianCount += sign;
     }
-    this.#txCount += sign * part.txCount;
-    this.#noPriority += sign * part.noPriorityTxCount;
-    this.#total += sign * part.totalTxCount;
-    this.#nonVoteConsumed += big * part.nonVoteConsumed;
-    this.#nonVoteCount += sign * part.nonVoteCount;
-  }
-
-  /** Slides the window to end just after the block at `time` and adds the block. */
-  *add(part: BlockPart, time: bigint): Steps<void> {
-    this.#blocks.push(time, part);
-    yield* this.#apply(part, 1);
-    for (const expired of this.#blocks.expire(time + 1n - this.length)) yield* this.#apply(expired.data, -1);
-  }
-
-  /** Adds the block (as `add`) and makes the window's point after it. */
-  *advance(part: BlockPart, slot: bigint, time: bigint, settings: Readonly<EngineSettings>): Steps<RecommendationRecord> {
-    yield* this.add(part, time);
-    return this.#record(slot, time, time + 1n - this.length, time + 1n, settings);
-  }
-
-  #record(slot: bigint, time: bigint, start: bigint, end: bigint, settings: Readonly<EngineSettings>): RecommendationRecord {
-    const values: Record<string, unknown> = {
-      id: recordId('chain::priorityfee::recommendation', this.window, slot),
-      timestamp: time,
-      window_duration: this.length,
-      window_start: start,
-      window_end: end,
-      tx_count: this.#txCount,
-      no_priority_tx_count: this.#noPriority,
-      total_tx_count: this.#total,
-      data_points: this.#txCount,
-      is_valid: this.#txCount >= settings.minSamples,
-    };
-    const samples = this.#prices.size;
-    // over the fee-paying transactions that know their consumed compute units
-    const cuLimit = this.#consumed.size ? min((11n * this.#consumed.percentile(50_000) + 9n) / 10n, MAX_CU_LIMIT) : null;
-    for (const [tier, percent] of TIERS) {
-      const price = samples ? this.#prices.percentile(percent * 1000) : null;
-      values[`${tier}_price`] = price;
-      values[`${tier}_fee`] = price === null || cuLimit === null ? null : priorityFeeOf(price, cuLimit);
-      values[`${tier}_cu_limit`] = cuLimit === null ? null : Number(cuLimit);
-      values[`${tier}_landing_rank_pct`] = price === null ? null : (100 * this.#prices.payloadSumAtLeast(price)) / this.#prices.countAtLeast(price);
-      values[`${tier}_landing_inclusion_pct`] =
-        price === null ? null : (100 * this.#blockMins.countAtMost(price)) / this.#blockMins.size;
-    }
-    const blocks = this.#fills.size; // the window's blocks whose fill is known
-    values.median_block_fill_pct = blocks ? fillOfKey(this.#fills.percentile(50_000)) : null;
-    values.saturated_block_share_pct = blocks ? (100 * this.#fills.countAtLeast(keyOfFill(settings.saturatedFillPct))) / blocks : null;
-    values.fee_volatility = this.#volatility();
-    values.avg_cu_per_tx = this.#nonVoteCount ? Number(this.#nonVoteConsumed) / this.#nonVoteCount : null;
-    return Object.fromEntries(Recommendation.fields.map(([name]) => [name, values[name]])) as RecommendationRecord;
+    this.txCount += sign * part.txCount;
+    this.noPriority += sign * part.noPriorityTxCount;
+    this.total += sign * part.totalTxCount;
+    this.nonVoteConsumed += big * part.nonVoteConsumed;
+    this.nonVoteCount += sign * part.nonVoteCount;
   }
 
   /** Population std dev / mean of the per-block median prices, from exact integer sums; 0 when the mean is 0. */
-  #volatility(): number | null {
-    const n = BigInt(this.#medianCount);
+  volatility(): number | null {
+    const n = BigInt(this.medianCount);
     if (n === 0n) return null;
-    if (this.#medianSum === 0n) return 0;
-    const variance = Number(n * this.#medianSquares - this.#medianSum * this.#medianSum) / Number(n * n);
-    return Math.sqrt(variance) / (Number(this.#medianSum) / Number(n));
+    if (this.medianSum === 0n) return 0;
+    const variance = Number(n * this.medianSquares - this.medianSum * this.medianSum) / Number(n * n);
+    return Math.sqrt(variance) / (Number(this.medianSum) / Number(n));
+  }
+}
+
+/**
+ * The sliding state of several window lengths at once, ending at the same block. They share their
+ * samples (NestedWindows): a block's samples arrive once, and leave each window in turn as it
+ * slides past them, shortest first.
+ */
+export class RecommendationWindows {
+  readonly lengths: readonly WindowLength[];
+  /** The blocks of the longest window, oldest first, and per window the index of its oldest block. */
+  readonly #blocks: { time: bigint; part: BlockPart }[] = [];
+  #dropped = 0;
+  readonly #firstIn: number[];
+  readonly #sums: WindowSums[];
+  readonly #prices: NestedWindows; // payload: within-block position
+  readonly #consumed: NestedWindows;
+  readonly #blockMins: NestedWindows;
+  readonly #fills: NestedWindows;
+
+  /** `lengths` in any order; they are kept shortest first. */
+  constructor(lengths: readonly WindowLength[]) {
+    this.lengths = [...lengths].sort((a, b) => (a.length < b.length ? -1 : a.length > b.length ? 1 : 0));
+    const k = this.lengths.length;
+    this.#firstIn = this.lengths.map(() => 0);
+    this.#sums = this.lengths.map(() => new WindowSums());
+    this.#prices = new NestedWindows(k, { payloads: true });
+    this.#consumed = new NestedWindows(k);
+    this.#blockMins = new NestedWindows(k);
+    this.#fills = new NestedWindows(k);
+  }
+
+  /**
+   * Takes a block's samples in (every window) or out of window `w`, pausing (a Steps yield) after
+   * each piece of PIECE samples: a block moves about 1,500 samples of a mainnet block in and as many
+   * out of each window, milliseconds of one thread that a request arriving meanwhile would otherwise
+   * wait for. Nothing reads the windows while they slide (answers read the points they made).
+   */
+  *#apply(part: BlockPart, w?: number): Steps<void> {
+    const move = (sets: NestedWindows, keys: BigUint64Array, payloads?: Float64Array): void =>
+      w === undefined ? sets.add(keys, payloads) : sets.leave(w, keys, payloads);
+    for (let from = 0; from < part.prices.length; from += PIECE) {
+      move(this.#prices, part.prices.subarray(from, from + PIECE), part.positions.subarray(from, from + PIECE));
+      yield;
+    }
+    for (let from = 0; from < part.consumed.length; from += PIECE) {
+      move(this.#consumed, part.consumed.subarray(from, from + PIECE));
+      yield;
+    }
+    if (part.fill !== undefined) move(this.#fills, BigUint64Array.of(part.fill));
+    if (part.minPrice !== undefined) move(this.#blockMins, BigUint64Array.of(part.minPrice));
+    if (w === undefined) for (const sums of this.#sums) sums.apply(part, 1);
+    else this.#sums[w].apply(part, -1);
+  }
+
+  /** Slides every window to end just after the block at `time` and adds the block. */
+  *add(part: BlockPart, time: bigint): Steps<void> {
+    const newest = this.#blocks.at(-1);
+    if (newest !== undefined && time < newest.time) throw new RangeError(`RecommendationWindows.add: block time ${time} is older than the newest (${newest.time})`);
+    this.#blocks.push({ time, part });
+    yield* this.#apply(part);
+    // shortest first: a block leaves a window only after every shorter one
+    for (let w = 0; w < this.lengths.length; w++) {
+      const start = time + 1n - this.lengths[w].length;
+      for (let b = this.#firstIn[w]; b - this.#dropped < this.#blocks.length; b = ++this.#firstIn[w]) {
+        const block = this.#blocks[b - this.#dropped];
+        if (block.time >= start) break;
+        yield* this.#apply(block.part, w);
+      }
+    }
+    // the blocks the longest window let go: compacted once they are half the list
+    const gone = this.#firstIn.at(-1)! - this.#dropped;
+    if (gone > 32 && gone * 2 > this.#blocks.length) {
+      this.#blocks.splice(0, gone);
+      this.#dropped += gone;
+    }
+  }
+
+  /** Adds the block (as `add`) and makes each window's point after it, in the order of `lengths`. */
+  *advance(part: BlockPart, slot: bigint, time: bigint, settings: Readonly<EngineSettings>): Steps<RecommendationRecord[]> {
+    yield* this.add(part, time);
+    return this.lengths.map((_, w) => this.#record(w, slot, time, settings));
+  }
+
+  #record(w: number, slot: bigint, time: bigint, settings: Readonly<EngineSettings>): RecommendationRecord {
+    const { window, length } = this.lengths[w];
+    const sums = this.#sums[w];
+    const values: Record<string, unknown> = {
+      id: recordId('chain::priorityfee::recommendation', window, slot),
+      timestamp: time,
+      window_duration: length,
+      window_start: time + 1n - length,
+      window_end: time + 1n,
+      tx_count: sums.txCount,
+      no_priority_tx_count: sums.noPriority,
+      total_tx_count: sums.total,
+      data_points: sums.txCount,
+      is_valid: sums.txCount >= settings.minSamples,
+    };
+    const prices = this.#prices;
+    const samples = prices.size(w);
+    const consumed = this.#consumed.size(w);
+    const blockMins = this.#blockMins.size(w);
+    // over the fee-paying transactions that know their consumed compute units
+    const cuLimit = consumed ? min((11n * this.#consumed.percentile(w, 50_000) + 9n) / 10n, MAX_CU_LIMIT) : null;
+    for (const [tier, percent] of TIERS) {
+      const price = samples ? prices.percentile(w, percent * 1000) : null;
+      values[`${tier}_price`] = price;
+      values[`${tier}_fee`] = price === null || cuLimit === null ? null : priorityFeeOf(price, cuLimit);
+      values[`${tier}_cu_limit`] = cuLimit === null ? null : Number(cuLimit);
+      values[`${tier}_landing_rank_pct`] = price === null ? null : (100 * prices.payloadSumAtLeast(w, price)) / prices.countAtLeast(w, price);
+      values[`${tier}_landing_inclusion_pct`] = price === null ? null : (100 * this.#blockMins.countAtMost(w, price)) / blockMins;
+    }
+    const blocks = this.#fills.size(w); // the window's blocks whose fill is known
+    values.median_block_fill_pct = blocks ? fillOfKey(this.#fills.percentile(w, 50_000)) : null;
+    values.saturated_block_share_pct = blocks ? (100 * this.#fills.countAtLeast(w, keyOfFill(settings.saturatedFillPct))) / blocks : null;
+    values.fee_volatility = sums.volatility();
+    values.avg_cu_per_tx = sums.nonVoteCount ? Number(sums.nonVoteConsumed) / sums.nonVoteCount : null;
+    return Object.fromEntries(Recommendation.fields.map(([name]) => [name, values[name]])) as RecommendationRecord;
   }
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
-
-/** Adds (sign 1) or removes (-1) the entries of `keys` (and `payloads`) PIECE at a time, a pause after each piece. */
-function* slide(set: OrderedMultiset, sign: 1 | -1, keys: BigUint64Array, payloads?: Float64Array): Steps<void> {
-  for (let from = 0; from < keys.length; from += PIECE) {
-    const to = Math.min(keys.length, from + PIECE);
-    const piece = keys.subarray(from, to);
-    const pieceOf = payloads?.subarray(from, to);
-    if (sign > 0) set.add(piece, pieceOf);
-    else set.remove(piece, pieceOf);
-    yield;
-  }
-}

@@ -30,7 +30,7 @@ import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updat
 import { lowerBound } from '../windows/lower-bound.js';
 import { RecentRecords } from '../windows/recent-records.js';
 import { Spans } from '../windows/spans.js';
-import { blockPart, RecommendationWindow } from './recommendation-window.js';
+import { blockPart, RecommendationWindows } from './recommendation-window.js';
 
 const METHOD = 'chain::priorityfee::recommendation';
 const TABLE = recordTableName(Recommendation);
@@ -66,14 +66,14 @@ class FeeBlocks {
   }
 }
 
-/** One window's points: which blocks have theirs, and the live state once the window is live. */
+/** One window's points: which blocks have theirs, and whether the window is live. */
 interface WindowHistory {
   readonly window: string;
   readonly length: bigint;
   /** Block indexes whose points are made (committed to the store). */
   readonly done: Spans;
-  /** The sliding state after the newest committed block, once live. */
-  live?: RecommendationWindow;
+  /** Whether the live state slides this window (its points made with every new block). */
+  live: boolean;
   /** The newest points of the live window: complete when it went live at the first block. */
   recent: RecentRecords<RecommendationRecord>;
   /** Every point made, by block index, until the database starts (then undefined: it answers). */
@@ -83,8 +83,10 @@ interface WindowHistory {
 export class RecommendationsEngine implements ChunkObserver {
   readonly #blocks = new FeeBlocks();
   readonly #windows = new Map<string, WindowHistory>(
-    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), recent: new RecentRecords(RECENT), made: [] }]),
+    RECO_WINDOWS.map((w) => [w, { window: w, length: windowNanos(w), done: new Spans(), live: false, recent: new RecentRecords(RECENT), made: [] }]),
   );
+  /** The live windows' sliding state after the newest committed block, and their histories in its order. */
+  #live?: { windows: RecommendationWindows; histories: WindowHistory[] };
 
   /**
    * `store` gives the engine's store (undefined before the first ingest); `betweenCommits` runs a
@@ -101,12 +103,11 @@ export class RecommendationsEngine implements ChunkObserver {
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
     const columns = chunk.feeColumns;
     if (!columns) return NOTHING;
-    for (const window of this.demand.windows(METHOD)) {
-      const history = this.#windows.get(window)!;
-      if (!history.live) await this.#goLive(history, this.#blocks.length);
-    }
-    const live = [...this.#windows.values()].filter((h) => h.live);
     const streamed = this.demand.windows(METHOD);
+    const wanted = [...streamed].map((w) => this.#windows.get(w)!).filter((h) => !h.live);
+    if (wanted.length > 0) await this.#goLive(wanted, this.#blocks.length);
+    const state = this.#live;
+    const live = state?.histories ?? [];
     const blocks = new Map(chunk.blocks.map((b) => [b.slot, b]));
     const added: { slot: bigint; time: bigint; cuLimit: bigint }[] = [];
     const made = new Map<WindowHistory, RecommendationRecord[]>(live.map((h) => [h, []]));
@@ -118,13 +119,12 @@ export class RecommendationsEngine implements ChunkObserver {
       added.push({ slot: block.slot, time: block.timestamp, cuLimit });
       if (live.length === 0) continue;
       const part = blockPart(columns, b, cuLimit);
-      const points: RecommendationRecord[] = [];
-      for (const history of live) {
-        const point = await slices.run(history.live!.advance(part, block.slot, block.timestamp, this.settings));
-        made.get(history)!.push(point);
-        if (streamed.has(history.window)) points.push(point);
-      }
-      if (points.length > 0) updates.push({ method: METHOD, slot: block.slot, timestamp: block.timestamp, records: points });
+      const points = await slices.run(state!.windows.advance(part, block.slot, block.timestamp, this.settings));
+      const pushed = live.flatMap((history, w) => {
+        made.get(history)!.push(points[w]);
+        return streamed.has(history.window) ? [points[w]] : [];
+      });
+      if (pushed.length > 0) updates.push({ method: METHOD, slot: block.slot, timestamp: block.timestamp, records: pushed });
     }
     const all = [...made.values()].flat();
     return {
@@ -166,8 +166,9 @@ export class RecommendationsEngine implements ChunkObserver {
   async beforePrune(): Promise<void> {
     for (const history of this.#windows.values()) {
       for (const [from, to] of history.done.missing(0, this.#blocks.length)) await this.#fill(history, from, to);
-      if (!history.live) await this.#goLive(history, this.#blocks.length);
     }
+    const idle = [...this.#windows.values()].filter((h) => !h.live);
+    if (idle.length > 0) await this.#goLive(idle, this.#blocks.length);
   }
 
   /** Block indexes [from, end) of the points an answer as of block index `end` needs. */
@@ -184,7 +185,7 @@ export class RecommendationsEngine implements ChunkObserver {
   /** Makes the points the answer needs; a live answer puts the window live. Runs between commits. */
   async #make(history: WindowHistory, limit: number, at: bigint | undefined, end: number): Promise<void> {
     const [from] = this.#needed(limit, end);
-    if (at === undefined && !history.live) return this.#goLive(history, from);
+    if (at === undefined && !history.live) return this.#goLive([history], from);
     for (const [a, b] of history.done.missing(from, end)) await this.#fill(history, a, b);
   }
 
@@ -206,21 +207,31 @@ export class RecommendationsEngine implements ChunkObserver {
     return rows.map((row) => rowToRecord(Recommendation, row));
   }
 
-  /** Puts the window live at the newest committed block, making the points of blocks from..newest (at least the newest's). */
-  async #goLive(history: WindowHistory, from: number): Promise<void> {
+  /**
+   * Puts windows live at the newest committed block, making their points of blocks from..newest
+   * (at least the newest's). The windows live share one sliding state, made anew with the new ones
+   * (slid over the store's transactions, which retention has not pruned yet: before it first does,
+   * every window goes live).
+   */
+  async #goLive(histories: readonly WindowHistory[], from: number): Promise<void> {
     from = Math.min(from, Math.max(0, this.#blocks.length - 1));
-    const { state, points } = await this.#slide(history, from, this.#blocks.length);
-    this.#commit(points.filter((_, i) => !history.done.covers(from + i, from + i + 1)));
-    this.#remember(history, from, points);
-    history.done.add(from, this.#blocks.length);
-    history.live = state;
-    history.recent = new RecentRecords(RECENT, from === 0);
-    history.recent.push(points);
+    const { windows, points } = await this.#slide([...(this.#live?.histories ?? []), ...histories], from, this.#blocks.length);
+    const live = windows.lengths.map(({ window }) => this.#windows.get(window)!);
+    live.forEach((history, w) => {
+      if (!histories.includes(history)) return; // live already: its points are made
+      this.#commit(points[w].filter((_, i) => !history.done.covers(from + i, from + i + 1)));
+      this.#remember(history, from, points[w]);
+      history.done.add(from, this.#blocks.length);
+      history.live = true;
+      history.recent = new RecentRecords(RECENT, from === 0);
+      history.recent.push(points[w]);
+    });
+    this.#live = { windows, histories: live };
   }
 
   /** Makes the points of blocks [from, to) with a window of their own. */
   async #fill(history: WindowHistory, from: number, to: number): Promise<void> {
-    const { points } = await this.#slide(history, from, to);
+    const { points: [points] } = await this.#slide([history], from, to);
     this.#commit(points);
     this.#remember(history, from, points);
     history.done.add(from, to);
@@ -233,16 +244,17 @@ export class RecommendationsEngine implements ChunkObserver {
   }
 
   /**
-   * A fresh window slid over the blocks [from, to) (after the blocks before `from` that its first
-   * point's window holds), from the store's transactions; the points of [from, to).
+   * Fresh windows slid over the blocks [from, to) (after the blocks before `from` that their first
+   * points' windows hold), from the store's transactions; each window's points of [from, to), in
+   * the order of the state's `lengths`.
    */
-  async #slide(history: WindowHistory, from: number, to: number): Promise<{ state: RecommendationWindow; points: RecommendationRecord[] }> {
-    const state = new RecommendationWindow(history.window, history.length);
-    const points: RecommendationRecord[] = [];
-    if (from >= to) return { state, points };
+  async #slide(histories: readonly WindowHistory[], from: number, to: number): Promise<{ windows: RecommendationWindows; points: RecommendationRecord[][] }> {
+    const windows = new RecommendationWindows(histories);
+    const points = histories.map((): RecommendationRecord[] => []);
+    if (from >= to) return { windows, points };
     const blocks = this.#blocks;
     const store = this.store()!;
-    const first = blocks.countBefore(blocks.times[from]! + 1n - history.length);
+    const first = blocks.countBefore(blocks.times[from]! + 1n - windows.lengths.at(-1)!.length);
     const slices = new TimeSlices();
     for (let i = first; i < to; i += PASS_BLOCKS) {
       const j = Math.min(to, i + PASS_BLOCKS);
@@ -255,12 +267,12 @@ export class RecommendationsEngine implements ChunkObserver {
       for (const { segment: { columns }, from: f, to: t } of ranges) {
         for (let b = f; b < t; b++, k++) {
           const part = blockPart(columns, b, blocks.cuLimits[k]!);
-          if (k < from) await slices.run(state.add(part, blocks.times[k]!));
-          else points.push(await slices.run(state.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings)));
+          if (k < from) await slices.run(windows.add(part, blocks.times[k]!));
+          else (await slices.run(windows.advance(part, blocks.slots[k]!, blocks.times[k]!, this.settings))).forEach((point, w) => points[w].push(point));
         }
       }
     }
-    return { state, points };
+    return { windows, points };
   }
 
   /** Queues the points' write (not awaited: a store read queued after it sees them). */

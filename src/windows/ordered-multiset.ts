@@ -28,7 +28,10 @@
 import { wasmBytes } from '../kernels/multiset.wasm.generated.js';
 import { checkStatus } from '../kernels/instance.js';
 import { U64_MAX } from '../schema/amounts.js';
-import { isPosition, LIMBS, sumValue } from './position-sum.js';
+import { LIMBS, sumValue } from './position-sum.js';
+import { checkKey, checkPayload, copyInput, grows } from './set-input.js';
+
+const WHO = 'OrderedMultiset';
 
 const DEFAULT_CHUNK_CAPACITY = 128;
 
@@ -82,8 +85,8 @@ export class OrderedMultiset {
 
   /** Adds one entry per key; `payloads` (same length, positions) default to 0 for every entry. */
   add(keys: BigUint64Array, payloads?: Float64Array): void {
-    this.#input(keys, payloads);
-    grows(() => checkStatus('OrderedMultiset.add', this.#set.add(keys.length, payloads ? 1 : 0)));
+    copyInput(WHO, this.#set, keys, payloads);
+    grows(WHO, () => checkStatus('OrderedMultiset.add', this.#set.add(keys.length, payloads ? 1 : 0)));
   }
 
   /**
@@ -91,23 +94,23 @@ export class OrderedMultiset {
    * entries already removed by this call are added back, so the contents are unchanged.
    */
   remove(keys: BigUint64Array, payloads?: Float64Array): void {
-    this.#input(keys, payloads);
-    const absent = grows(() => this.#set.remove(keys.length, payloads ? 1 : 0));
+    copyInput(WHO, this.#set, keys, payloads);
+    const absent = grows(WHO, () => this.#set.remove(keys.length, payloads ? 1 : 0));
     if (absent >= 0) throw new RangeError(`OrderedMultiset.remove: no entry (${keys[absent]}, ${payloads?.[absent] ?? 0})`);
   }
 
   /** Adds one entry. */
   addOne(key: bigint, payload = 0): void {
-    checkKey(key);
-    checkPayload(payload);
-    grows(() => this.#set.addOne(key, payload));
+    checkKey(WHO, key);
+    checkPayload(WHO, payload);
+    grows(WHO, () => this.#set.addOne(key, payload));
   }
 
   /** Removes one (key, payload) entry; throws a RangeError if there is none. */
   removeOne(key: bigint, payload = 0): void {
-    checkKey(key);
-    checkPayload(payload);
-    if (!grows(() => this.#set.removeOne(key, payload))) throw new RangeError(`OrderedMultiset.removeOne: no entry (${key}, ${payload})`);
+    checkKey(WHO, key);
+    checkPayload(WHO, payload);
+    if (!grows(WHO, () => this.#set.removeOne(key, payload))) throw new RangeError(`OrderedMultiset.removeOne: no entry (${key}, ${payload})`);
   }
 
   /** Removes every entry (the memory is kept for reuse). */
@@ -171,41 +174,4 @@ export class OrderedMultiset {
     this.#set.payloadSumAtLeast(x < 0n ? 0n : x);
     return sumValue(new Float64Array(this.#set.memory.buffer, this.#set.outPtr(), LIMBS));
   }
-
-  /** Checks a batch and copies it into the instance's input region. */
-  #input(keys: BigUint64Array, payloads: Float64Array | undefined): void {
-    const n = keys.length;
-    if (payloads !== undefined) {
-      if (payloads.length !== n) throw new RangeError(`OrderedMultiset: ${n} keys but ${payloads.length} payloads`);
-      for (let i = 0; i < n; i++) checkPayload(payloads[i]);
-    }
-    const set = this.#set;
-    checkStatus('OrderedMultiset', set.reserve(n));
-    // reserve() may have grown the memory, which detaches older views: make views only now
-    new BigUint64Array(set.memory.buffer, set.inputKeysPtr(), n).set(keys);
-    if (payloads !== undefined) new Float64Array(set.memory.buffer, set.inputPayloadsPtr(), n).set(payloads);
-  }
-}
-
-/**
- * Runs a call that may grow the instance's memory. The set traps (a RuntimeError) only when wasm32's
- * 4 GiB cannot hold it: said plainly. The set is then unusable (it stopped mid-change).
- */
-function grows<T>(call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    if (error instanceof WebAssembly.RuntimeError) {
-      throw new Error('OrderedMultiset: WebAssembly memory cannot grow that far (wasm32 holds at most 4 GiB a set)', { cause: error });
-    }
-    throw error;
-  }
-}
-
-function checkPayload(payload: number): void {
-  if (!isPosition(payload)) throw new RangeError(`OrderedMultiset: payload ${payload} is not a position (an f64 in [0, 1] on the 2^-96 grid)`);
-}
-
-function checkKey(key: bigint): void {
-  if (key < 0n || key > U64_MAX) throw new RangeError(`OrderedMultiset: key ${key} outside u64`);
 }

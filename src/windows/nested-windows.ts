@@ -1,0 +1,149 @@
+/**
+ * Exact order statistics over nested trailing windows of one stream of (u64 key, f64 payload)
+ * entries: nearest-rank percentiles (DESIGN.md 6), ranks, counts and payload sums for each window.
+ *
+ * The windows share their entries. Entries arrive in time order (`add`) and leave each window in
+ * the same order, shortest window first (`leave`), so each window is a suffix of the stream; an
+ * entry is held once, from its arrival until it leaves the last (longest) window. The key space is
+ * cut into value buckets (ranges of keys), each holding its entries unsorted, oldest first, with a
+ * count and a payload sum per window; buckets split around their median key when they hold more
+ * than twice `bucketTarget` entries (a heavy key ends in a bucket of its own) and neighbours merge
+ * when the buckets grow many for the entries held. Within a bucket, a window's entries are the
+ * newest ones, as many as its count.
+ *
+ * Complexity, n entries, B buckets (about n / bucketTarget), W windows: an arrival or a window's
+ * leave O(log B) (the bucket's binary search, in cache) plus O(1) counter updates, with no search
+ * through the entries; an order statistic, count or payload sum O(B / 64 + 64 + bucketTarget) (the
+ * groups of 64 buckets scanned, then one group's buckets, then a selection within one bucket).
+ *
+ * Why: the seven recommendation windows each kept an ordered multiset (ordered-multiset.ts) that
+ * every fee-paying sample went into and out of, seven insertions and seven removals a sample, each
+ * a binary search through megabytes; here a sample costs one arrival, one departure and six moves
+ * between layers, each a few counters.
+ */
+import { checkStatus } from '../kernels/instance.js';
+import { wasmBytes } from '../kernels/nested-windows.wasm.generated.js';
+import { U64_MAX } from '../schema/amounts.js';
+import { LIMBS, sumValue } from './position-sum.js';
+import { copyInput, grows, type SetInput } from './set-input.js';
+
+const WHO = 'NestedWindows';
+const DEFAULT_BUCKET_TARGET = 512;
+
+/** The raw exports of build/nested-windows.wasm. */
+interface NestedWindowsExports extends SetInput {
+  init(windows: number, payloads: number, bucketTarget: number): number;
+  outPtr(): number;
+  add(n: number, withPayloads: number): number;
+  leave(window: number, n: number, withPayloads: number): number;
+  size(window: number): number;
+  kth(window: number, k: number): bigint;
+  percentile(window: number, millis: number): bigint;
+  countAtLeast(window: number, x: bigint): number;
+  payloadSumAtLeast(window: number, x: bigint): void;
+  bucketCount(): number;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+/** Options of {@link NestedWindows}. */
+export interface NestedWindowsOptions {
+  /** Whether entries carry payloads (positions); default false (every payload 0, no sums kept). */
+  payloads?: boolean;
+  /** Entries a bucket holds before it may split in two, about; default 512. Small values only make sense in tests. */
+  bucketTarget?: number;
+}
+
+/** `windows` nested windows, 0 the shortest; see the module comment. */
+export class NestedWindows {
+  readonly #set: NestedWindowsExports;
+  readonly #payloads: boolean;
+
+  constructor(readonly windows: number, options: NestedWindowsOptions = {}) {
+    const target = options.bucketTarget ?? DEFAULT_BUCKET_TARGET;
+    if (!Number.isInteger(windows) || windows < 1 || windows > 16) throw new RangeError(`${WHO}: windows must be an integer in 1..16, got ${windows}`);
+    if (!Number.isInteger(target) || target < 2 || target > 1 << 20) throw new RangeError(`${WHO}: bucketTarget must be an integer in 2..2^20, got ${target}`);
+    this.#payloads = options.payloads ?? false;
+    this.#set = new WebAssembly.Instance((compiled ??= new WebAssembly.Module(wasmBytes())), {}).exports as unknown as NestedWindowsExports;
+    checkStatus(WHO, this.#set.init(windows, this.#payloads ? 1 : 0, target));
+  }
+
+  /** The newest entries arrive: they enter every window. */
+  add(keys: BigUint64Array, payloads?: Float64Array): void {
+    this.#input(keys, payloads);
+    grows(WHO, () => checkStatus(`${WHO}.add`, this.#set.add(keys.length, payloads ? 1 : 0)));
+  }
+
+  /**
+   * The oldest entries of `window` leave it, exactly as they arrived (the same keys and payloads,
+   * a whole arrival or its start, after they left every shorter window). Leaving the last window
+   * takes them out. The order is the caller's to keep: it is not checked entry by entry.
+   */
+  leave(window: number, keys: BigUint64Array, payloads?: Float64Array): void {
+    this.#window(window);
+    this.#input(keys, payloads);
+    const status = this.#set.leave(window, keys.length, payloads ? 1 : 0);
+    if (status !== 0) throw new Error(`${WHO}.leave: window ${window} does not hold these entries (status ${status}); the windows are no longer consistent`);
+  }
+
+  /** Entries in `window`. */
+  size(window: number): number {
+    this.#window(window);
+    return this.#set.size(window);
+  }
+
+  /** The k-th smallest key of `window`, k 0-based in [0, size). */
+  kth(window: number, k: number): bigint {
+    const size = this.size(window);
+    if (!Number.isInteger(k) || k < 0 || k >= size) throw new RangeError(`${WHO}.kth: rank ${k} outside [0, ${size})`);
+    return BigInt.asUintN(64, this.#set.kth(window, k));
+  }
+
+  /** Nearest-rank percentile (DESIGN.md 6) of `window`, `millis` in thousandths of a percent (0..100000). */
+  percentile(window: number, millis: number): bigint {
+    if (!Number.isInteger(millis) || millis < 0 || millis > 100_000) {
+      throw new RangeError(`${WHO}.percentile: ${millis} is not an integer in 0..100000 (thousandths of a percent)`);
+    }
+    if (this.size(window) === 0) throw new RangeError(`${WHO}.percentile: window ${window} is empty`);
+    return BigInt.asUintN(64, this.#set.percentile(window, millis));
+  }
+
+  /** Entries of `window` with key >= x (x any bigint). */
+  countAtLeast(window: number, x: bigint): number {
+    if (x <= 0n) return this.size(window);
+    this.#window(window);
+    if (x > U64_MAX) return 0;
+    return this.#set.countAtLeast(window, x);
+  }
+
+  /** Entries of `window` with key <= x (x any bigint). */
+  countAtMost(window: number, x: bigint): number {
+    if (x < 0n) return (this.#window(window), 0);
+    if (x >= U64_MAX) return this.size(window);
+    return this.size(window) - this.countAtLeast(window, x + 1n);
+  }
+
+  /** The f64 nearest the exact sum of the payloads of `window`'s entries with key >= x (x any bigint); 0 when there are none. */
+  payloadSumAtLeast(window: number, x: bigint): number {
+    this.#window(window);
+    if (x > U64_MAX) return 0;
+    this.#set.payloadSumAtLeast(window, x < 0n ? 0n : x);
+    return sumValue(new Float64Array(this.#set.memory.buffer, this.#set.outPtr(), LIMBS));
+  }
+
+  /** Value buckets in use (for tests and measurements). */
+  get buckets(): number {
+    return this.#set.bucketCount();
+  }
+
+  #input(keys: BigUint64Array, payloads: Float64Array | undefined): void {
+    if (payloads !== undefined && !this.#payloads) throw new RangeError(`${WHO}: payloads given to windows made without them`);
+    copyInput(WHO, this.#set, keys, payloads);
+  }
+
+  #window(window: number): void {
+    if (!Number.isInteger(window) || window < 0 || window >= this.windows) {
+      throw new RangeError(`${WHO}: window ${window} outside [0, ${this.windows})`);
+    }
+  }
+}
