@@ -13,7 +13,6 @@ const MODULES = [
   { name: 'accounts', entry: 'assembly/accounts/index.ts' },
   { name: 'keys', entry: 'assembly/keys/index.ts' },
   { name: 'base58', entry: 'assembly/base58/index.ts' },
-  { name: 'multiset', entry: 'assembly/multiset/index.ts' },
   { name: 'nested-windows', entry: 'assembly/nested-windows/index.ts' },
 ];
 

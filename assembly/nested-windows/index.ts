@@ -137,13 +137,21 @@ export function init(windowCount: u32, withPayloads: u32, bucketTarget: u32): St
   layerBytes = countBytes + (payloads ? windows * LIMBS * 8 : 0);
   pageBytes = 8 + PAGE * 4 + PAGE * 8 + (payloads ? PAGE * 8 : 0);
   if (!layout(256, 2 * <usize>target + 2, 64, 64)) return Status.OUT_OF_MEMORY;
+  clear();
+  return Status.OK;
+}
+
+/** Empties every window (the memory is kept for reuse: WebAssembly memory is freed only with its instance). */
+export function clear(): void {
   buckets = 1;
+  entries = 0;
+  freePage = NONE;
+  pagesUsed = 0;
   store<u64>(loAt, 0);
   clearList(listOf(0));
   memory.fill(layersAt, 0, layerBytes);
   memory.fill(groupsAt, 0, layerBytes);
   memory.fill(totalsAt, 0, layerBytes);
-  return Status.OK;
 }
 
 /** Makes room for a batch of `n` entries in the input region (growing detaches JS views). */

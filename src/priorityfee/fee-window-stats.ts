@@ -4,18 +4,18 @@
  * kernels over the whole window again. They equal the kernels' `sampleStats` bit for bit (the
  * kernels stay the definition; test/priorityfee/fee-window-stats.test.ts holds them together):
  *
- * - percentiles of price, fee, limit and position: exact order statistics (OrderedMultiset, the
- *   positions keyed by their IEEE bits, which order like the values for non-negative floats);
+ * - percentiles of price, fee, limit and position: exact order statistics (NestedWindows with one
+ *   window that only grows until it is cleared; the positions keyed by their IEEE bits, which order
+ *   like the values for non-negative floats);
  * - means of the u64 families: exact sums, rounded half up as the kernels do;
  * - position mean and position_at_fee_pN: exact sums of positions (windows/position-sum.ts), which
  *   do not depend on the order of the samples. The fee set's entries carry their positions, so the
- *   mean is its whole payload sum and position_at_fee_pN its payload sum at or above fee_pN: O(log n)
- *   plus the chunks a block changed.
+ *   mean is its whole payload sum and position_at_fee_pN its payload sum at or above fee_pN.
  */
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
 import { sumU64 } from '../schema/u64-words.js';
-import { OrderedMultiset } from '../windows/ordered-multiset.js';
+import { NestedWindows } from '../windows/nested-windows.js';
 
 const PERCENTILES = STAT_SUFFIXES.flatMap((s) => {
   const millis = suffixMillis(s as StatSuffix);
@@ -50,13 +50,13 @@ const EMPTY_STATS: Readonly<Record<string, unknown>> = Object.fromEntries([
 /** One window's samples as incremental statistics; see the module comment. */
 export class FeeWindowStats {
   /** The fee set's entries carry their sample's position: the mean position and position_at_fee are its payload sums. */
-  readonly #sets = { price: new OrderedMultiset(), fee: new OrderedMultiset(), limit: new OrderedMultiset() };
+  readonly #sets = { price: new NestedWindows(1), fee: new NestedWindows(1, { payloads: true }), limit: new NestedWindows(1) };
   readonly #sums = { price: 0n, fee: 0n, limit: 0n };
-  readonly #positions = new OrderedMultiset();
+  readonly #positions = new NestedWindows(1);
 
   /** Samples held. */
   get size(): number {
-    return this.#positions.size;
+    return this.#positions.size(0);
   }
 
   /** Empties the window for the next one: its sets keep their memory (WebAssembly memory, freed only with the set). */
@@ -90,17 +90,17 @@ export class FeeWindowStats {
       const set = this.#sets[family];
       const fields = FIELDS[family];
       stats[fields.mean] = (2n * this.#sums[family] + big) / (2n * big);
-      for (const [name, millis] of fields.percentiles) stats[name] = set.percentile(millis);
-      stats[fields.spread] = set.max() - set.min();
+      for (const [name, millis] of fields.percentiles) stats[name] = set.percentile(0, millis);
+      stats[fields.spread] = set.max(0) - set.min(0);
     }
     const fees = this.#sets.fee;
     const positions = FIELDS.position;
-    stats[positions.mean] = fees.payloadSumAtLeast(0n) / n;
-    for (const [name, millis] of positions.percentiles) stats[name] = floatOfKey(this.#positions.percentile(millis));
-    stats[positions.spread] = floatOfKey(this.#positions.max()) - floatOfKey(this.#positions.min());
+    stats[positions.mean] = fees.payloadSumAtLeast(0, 0n) / n;
+    for (const [name, millis] of positions.percentiles) stats[name] = floatOfKey(this.#positions.percentile(0, millis));
+    stats[positions.spread] = floatOfKey(this.#positions.max(0)) - floatOfKey(this.#positions.min(0));
     for (const [name, millis] of POSITION_AT_FEE_FIELDS) {
-      const threshold = fees.percentile(millis);
-      stats[name] = fees.payloadSumAtLeast(threshold) / fees.countAtLeast(threshold);
+      const threshold = fees.percentile(0, millis);
+      stats[name] = fees.payloadSumAtLeast(0, threshold) / fees.countAtLeast(0, threshold);
     }
     return stats as SampleStats;
   }

@@ -16,7 +16,7 @@
  * through the entries; an order statistic, count or payload sum O(B / 64 + 64 + bucketTarget) (the
  * groups of 64 buckets scanned, then one group's buckets, then a selection within one bucket).
  *
- * Why: the seven recommendation windows each kept an ordered multiset (ordered-multiset.ts) that
+ * Why: the seven recommendation windows each kept an ordered multiset (a chunked sorted list) that
  * every fee-paying sample went into and out of, seven insertions and seven removals a sample, each
  * a binary search through megabytes; here a sample costs one arrival, one departure and six moves
  * between layers, each a few counters.
@@ -24,14 +24,17 @@
 import { checkStatus } from '../kernels/instance.js';
 import { wasmBytes } from '../kernels/nested-windows.wasm.generated.js';
 import { U64_MAX } from '../schema/amounts.js';
-import { LIMBS, sumValue } from './position-sum.js';
-import { copyInput, grows, type SetInput } from './set-input.js';
+import { isPosition, LIMBS, sumValue } from './position-sum.js';
 
 const WHO = 'NestedWindows';
 const DEFAULT_BUCKET_TARGET = 512;
 
 /** The raw exports of build/nested-windows.wasm. */
-interface NestedWindowsExports extends SetInput {
+interface NestedWindowsExports {
+  readonly memory: WebAssembly.Memory;
+  reserve(n: number): number;
+  inputKeysPtr(): number;
+  inputPayloadsPtr(): number;
   init(windows: number, payloads: number, bucketTarget: number): number;
   outPtr(): number;
   add(n: number, withPayloads: number): number;
@@ -42,6 +45,7 @@ interface NestedWindowsExports extends SetInput {
   countAtLeast(window: number, x: bigint): number;
   payloadSumAtLeast(window: number, x: bigint): void;
   bucketCount(): number;
+  clear(): void;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -71,7 +75,13 @@ export class NestedWindows {
   /** The newest entries arrive: they enter every window. */
   add(keys: BigUint64Array, payloads?: Float64Array): void {
     this.#input(keys, payloads);
-    grows(WHO, () => checkStatus(`${WHO}.add`, this.#set.add(keys.length, payloads ? 1 : 0)));
+    try {
+      checkStatus(`${WHO}.add`, this.#set.add(keys.length, payloads ? 1 : 0));
+    } catch (error) {
+      // a trap: the memory could not grow (the set stopped mid-change and is unusable)
+      if (error instanceof WebAssembly.RuntimeError) throw new Error(`${WHO}: WebAssembly memory cannot grow that far (wasm32 holds at most 4 GiB)`, { cause: error });
+      throw error;
+    }
   }
 
   /**
@@ -86,6 +96,11 @@ export class NestedWindows {
     if (status !== 0) throw new Error(`${WHO}.leave: window ${window} does not hold these entries (status ${status}); the windows are no longer consistent`);
   }
 
+  /** Empties every window (the memory is kept for reuse: WebAssembly memory is freed only with its instance). */
+  clear(): void {
+    this.#set.clear();
+  }
+
   /** Entries in `window`. */
   size(window: number): number {
     this.#window(window);
@@ -97,6 +112,16 @@ export class NestedWindows {
     const size = this.size(window);
     if (!Number.isInteger(k) || k < 0 || k >= size) throw new RangeError(`${WHO}.kth: rank ${k} outside [0, ${size})`);
     return BigInt.asUintN(64, this.#set.kth(window, k));
+  }
+
+  /** The smallest key of a non-empty `window`. */
+  min(window: number): bigint {
+    return this.kth(window, 0);
+  }
+
+  /** The largest key of a non-empty `window`. */
+  max(window: number): bigint {
+    return this.kth(window, this.size(window) - 1);
   }
 
   /** Nearest-rank percentile (DESIGN.md 6) of `window`, `millis` in thousandths of a percent (0..100000). */
@@ -136,9 +161,21 @@ export class NestedWindows {
     return this.#set.bucketCount();
   }
 
+  /** Checks a batch and copies it into the instance's input region. */
   #input(keys: BigUint64Array, payloads: Float64Array | undefined): void {
-    if (payloads !== undefined && !this.#payloads) throw new RangeError(`${WHO}: payloads given to windows made without them`);
-    copyInput(WHO, this.#set, keys, payloads);
+    const n = keys.length;
+    const set = this.#set;
+    if (payloads !== undefined) {
+      if (!this.#payloads) throw new RangeError(`${WHO}: payloads given to windows made without them`);
+      if (payloads.length !== n) throw new RangeError(`${WHO}: ${n} keys but ${payloads.length} payloads`);
+      for (let i = 0; i < n; i++) {
+        if (!isPosition(payloads[i])) throw new RangeError(`${WHO}: payload ${payloads[i]} is not a position (an f64 in [0, 1] on the 2^-96 grid)`);
+      }
+    }
+    checkStatus(WHO, set.reserve(n));
+    // reserve() may have grown the memory, which detaches older views: make views only now
+    new BigUint64Array(set.memory.buffer, set.inputKeysPtr(), n).set(keys);
+    if (payloads !== undefined) new Float64Array(set.memory.buffer, set.inputPayloadsPtr(), n).set(payloads);
   }
 
   #window(window: number): void {

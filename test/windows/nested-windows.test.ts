@@ -149,6 +149,28 @@ describe('NestedWindows edge cases', () => {
     expect(sets.kth(1, 0)).toBe(3n);
   });
 
+  it('cleared, it holds nothing, then answers for what came after as a fresh one', () => {
+    const rng = Rng.from(6, 'nested-windows-clear');
+    const sets = new NestedWindows(2, { payloads: true, bucketTarget: 4 });
+    for (let round = 0; round < 3; round++) {
+      const oracle = new SortedOracle();
+      for (let b = 0; b < 40; b++) {
+        const block = drawBlock(rng, 50);
+        sets.add(block.keys, block.payloads);
+        oracle.apply(entriesOf(block), []);
+      }
+      for (const w of [0, 1]) {
+        expect(sets.size(w)).toBe(oracle.size);
+        expect(sets.percentile(w, 50_000)).toBe(oracle.percentile(50_000));
+        expect(sets.max(w)).toBe(oracle.keys[oracle.size - 1]);
+        expect(sets.payloadSumAtLeast(w, 0n)).toBe(oracle.payloadSumAtLeast(0n));
+      }
+      sets.clear();
+      expect(sets.size(1)).toBe(0);
+      expect(sets.countAtLeast(1, 0n)).toBe(0);
+    }
+  });
+
   it('says so when the last window is asked to let go of entries it does not hold', () => {
     const sets = new NestedWindows(1);
     expect(() => sets.leave(0, BigUint64Array.of(4n))).toThrow(/does not hold/);
