@@ -19,9 +19,9 @@ export { Status } from '../status';
  * of 64 buckets keep the same sums, for the scans that find a rank. An order statistic scans the
  * groups, then one group's buckets, then selects within one bucket's suffix.
  * Regions, in order (each only grows; laid out anew and moved up, the last first):
- *   OUT: 4 f64 (a payload sum's limbs) | TEMP: one layer record + one list
+ *   OUT: 4 f64 (a payload sum's limbs) + f64 (a count) | TEMP: one layer record + one list
  *   INPUT: a batch's keys u64[input] | payloads f64[input]
- *   SCRATCH: keys u64[scratch] | payloads f64[scratch] (one bucket's suffix)
+ *   SCRATCH: keys u64[scratch] | payloads f64[scratch] (one bucket's suffix) | keys u64[scratch] (a selection's)
  *   TOTALS: one layer record for every entry held
  *   LO: u64[buckets], the buckets' lower bounds, ascending, the first 0
  *   LISTS: u32[5][buckets]: entries, head page, head offset, tail page, tail length
@@ -66,6 +66,7 @@ let inKeysAt: usize = 0;
 let inPaysAt: usize = 0;
 let scratchKeysAt: usize = 0;
 let scratchPaysAt: usize = 0;
+let selectAt: usize = 0;
 let totalsAt: usize = 0;
 let loAt: usize = 0;
 let listsAt: usize = 0;
@@ -92,13 +93,14 @@ function growTo(end: usize): bool {
 /** Lays the regions out for these capacities (none shrinks) and moves what they hold, the last first. */
 function layout(input: usize, scratch: usize, bucketsCap: usize, pagesCap: usize): bool {
   const o = align(<usize>__heap_base);
-  const tl = align(o + LIMBS * 8);
+  const tl = align(o + LIMBS * 8 + 8);
   const tq = align(tl + layerBytes);
   const ik = align(tq + LIST);
   const ip = align(ik + input * 8);
   const sk = align(ip + input * 8);
   const sp = align(sk + scratch * 8);
-  const tt = align(sp + scratch * 8);
+  const ss = align(sp + scratch * 8);
+  const tt = align(ss + scratch * 8);
   const lo = align(tt + layerBytes);
   const li = align(lo + bucketsCap * 8);
   const la = align(li + bucketsCap * LIST);
@@ -115,7 +117,7 @@ function layout(input: usize, scratch: usize, bucketsCap: usize, pagesCap: usize
     memory.copy(lo, loAt, n * 8);
     memory.copy(tt, totalsAt, layerBytes);
   }
-  outAt = o; tempLayerAt = tl; tempListAt = tq; inKeysAt = ik; inPaysAt = ip; scratchKeysAt = sk; scratchPaysAt = sp;
+  outAt = o; tempLayerAt = tl; tempListAt = tq; inKeysAt = ik; inPaysAt = ip; scratchKeysAt = sk; scratchPaysAt = sp; selectAt = ss;
   totalsAt = tt; loAt = lo; listsAt = li; layersAt = la; groupsAt = gr; pagesAt = pg;
   inputCap = input; scratchCap = scratch; bucketCap = bucketsCap; pageCap = pagesCap;
   return true;
@@ -561,13 +563,15 @@ export function size(w: u32): u32 {
   return countIn(totalsAt, <usize>w);
 }
 
-/** The k-th smallest key (0-based, k < size(w)) of window w. */
-export function kth(w: u32, k: u32): u64 {
-  const win = <usize>w;
+/** Entries of window w in the buckets before the one `findRank` found. */
+let rankBefore: u32 = 0;
+
+/** The bucket holding window w's k-th smallest entry (k < size(w)); sets `rankBefore`. */
+function findRank(win: usize, k: u32): u32 {
   let acc: u32 = 0;
   let b: u32 = 0;
   // whole groups, then the buckets of one
-  for (; <usize>b < <usize>buckets; b += 1 << GROUP_SHIFT) {
+  for (; b < buckets; b += 1 << GROUP_SHIFT) {
     const c = countIn(groupOf(b), win);
     if (acc + c > k) break;
     acc += c;
@@ -577,16 +581,55 @@ export function kth(w: u32, k: u32): u64 {
     if (acc + c > k) break;
     acc += c;
   }
+  rankBefore = acc;
+  return b;
+}
+
+/** The k-th smallest key (0-based, k < size(w)) of window w. */
+export function kth(w: u32, k: u32): u64 {
+  const win = <usize>w;
+  const b = findRank(win, k);
   if (single(b)) return loOf(b);
   const c = countIn(layerOf(b), win);
   copyNewest(listOf(b), c, false);
-  return selectU64(scratchKeysAt, c, k - acc);
+  return selectU64(scratchKeysAt, c, k - rankBefore);
+}
+
+@inline function rankOf(w: u32, millis: u32): u32 {
+  const rank = (<u64>millis * <u64>size(w) + 99999) / 100000; // ceil
+  return rank == 0 ? 0 : <u32>(rank - 1);
 }
 
 /** Nearest-rank percentile (DESIGN.md 6) of a non-empty window, `millis` in 0..100000. */
 export function percentile(w: u32, millis: u32): u64 {
-  const rank = (<u64>millis * <u64>size(w) + 99999) / 100000; // ceil
-  return kth(w, rank == 0 ? 0 : <u32>(rank - 1));
+  return kth(w, rankOf(w, millis));
+}
+
+/**
+ * The nearest-rank percentile of a non-empty window w, like `percentile`, and at OUT what
+ * `payloadSumAtLeast` (4 limbs) and `countAtLeast` (an f64 after them) would give for it: one
+ * search and one copy of the bucket for the three.
+ */
+export function percentileTail(w: u32, millis: u32): u64 {
+  const win = <usize>w;
+  const k = rankOf(w, millis);
+  const b = findRank(win, k);
+  const inBucket = countIn(layerOf(b), win);
+  let count = size(w) - rankBefore - inBucket;
+  sumsAfter(outAt, b, win);
+  let key: u64;
+  if (single(b)) {
+    key = loOf(b);
+    count += inBucket;
+    addSumsIn(outAt, layerOf(b), win, 1);
+  } else {
+    copyNewest(listOf(b), inBucket, true);
+    memory.copy(selectAt, scratchKeysAt, <usize>inBucket << 3);
+    key = selectU64(selectAt, inBucket, k - rankBefore);
+    count += tailOfScratch(inBucket, key);
+  }
+  store<f64>(outAt + LIMBS * 8, <f64>count);
+  return key;
 }
 
 /** Entries of window w in buckets before b. */
@@ -596,6 +639,30 @@ function countBefore(b: u32, w: usize): u32 {
   for (let g: u32 = 0; g < first; g += 1 << GROUP_SHIFT) n += countIn(groupOf(g), w);
   for (let c = first; c < b; c++) n += countIn(layerOf(c), w);
   return n;
+}
+
+/** Writes at `out` the payload sum's limbs of window w's entries in buckets after b. */
+function sumsAfter(out: usize, b: u32, w: usize): void {
+  memory.fill(out, 0, LIMBS * 8);
+  if (!payloads) return;
+  // everything, less the buckets up to b
+  addSumsIn(out, totalsAt, w, 1);
+  const first = (b >> GROUP_SHIFT) << GROUP_SHIFT;
+  for (let g: u32 = 0; g < first; g += 1 << GROUP_SHIFT) addSumsIn(out, groupOf(g), w, -1);
+  for (let c = first; c <= b; c++) addSumsIn(out, layerOf(c), w, -1);
+}
+
+/** Of the `n` entries at SCRATCH, those with key >= x: adds their payloads to OUT's limbs, returns how many. */
+function tailOfScratch(n: u32, x: u64): u32 {
+  let count: u32 = 0;
+  for (let i: usize = 0; i < <usize>n; i++) {
+    if (load<u64>(scratchKeysAt + (i << 3)) < x) continue;
+    count++;
+    if (!payloads) continue;
+    takeLimbs(load<f64>(scratchPaysAt + (i << 3)));
+    addLimbs(outAt, 1);
+  }
+  return count;
 }
 
 /** Number of entries of window w with key >= x. */
@@ -613,24 +680,16 @@ export function countAtLeast(w: u32, x: u64): u32 {
 /** The limbs (at OUT) of the exact payload sum of window w's entries with key >= x. */
 export function payloadSumAtLeast(w: u32, x: u64): void {
   const win = <usize>w;
-  const out = outAt;
-  memory.fill(out, 0, LIMBS * 8);
-  if (!payloads) return;
   const b = bucketOf(x);
-  // everything, less the buckets before b, less b, plus b's entries >= x
-  addSumsIn(out, totalsAt, win, 1);
-  const first = (b >> GROUP_SHIFT) << GROUP_SHIFT;
-  for (let g: u32 = 0; g < first; g += 1 << GROUP_SHIFT) addSumsIn(out, groupOf(g), win, -1);
-  for (let c = first; c < b; c++) addSumsIn(out, layerOf(c), win, -1);
-  if (single(b)) return;
-  addSumsIn(out, layerOf(b), win, -1);
+  sumsAfter(outAt, b, win);
+  if (!payloads) return;
+  if (single(b)) {
+    addSumsIn(outAt, layerOf(b), win, 1); // the bucket's one key is x
+    return;
+  }
   const inBucket = countIn(layerOf(b), win);
   copyNewest(listOf(b), inBucket, true);
-  for (let i: usize = 0; i < <usize>inBucket; i++) {
-    if (load<u64>(scratchKeysAt + (i << 3)) < x) continue;
-    takeLimbs(load<f64>(scratchPaysAt + (i << 3)));
-    addLimbs(out, 1);
-  }
+  tailOfScratch(inBucket, x);
 }
 
 /** Buckets in use (for tests and measurements). */

@@ -99,8 +99,8 @@ export class FeeWindowStats {
     for (const [name, millis] of positions.percentiles) stats[name] = floatOfKey(this.#positions.percentile(0, millis));
     stats[positions.spread] = floatOfKey(this.#positions.max(0)) - floatOfKey(this.#positions.min(0));
     for (const [name, millis] of POSITION_AT_FEE_FIELDS) {
-      const threshold = fees.percentile(0, millis);
-      stats[name] = fees.payloadSumAtLeast(0, threshold) / fees.countAtLeast(0, threshold);
+      const tail = fees.percentileTail(0, millis);
+      stats[name] = tail.payloadSum / tail.count;
     }
     return stats as SampleStats;
   }

@@ -232,11 +232,12 @@ export class RecommendationWindows {
     // over the fee-paying transactions that know their consumed compute units
     const cuLimit = consumed ? min((11n * this.#consumed.percentile(w, 50_000) + 9n) / 10n, MAX_CU_LIMIT) : null;
     for (const [tier, percent] of TIERS) {
-      const price = samples ? prices.percentile(w, percent * 1000) : null;
+      const tail = samples ? prices.percentileTail(w, percent * 1000) : null;
+      const price = tail?.key ?? null;
       values[`${tier}_price`] = price;
       values[`${tier}_fee`] = price === null || cuLimit === null ? null : priorityFeeOf(price, cuLimit);
       values[`${tier}_cu_limit`] = cuLimit === null ? null : Number(cuLimit);
-      values[`${tier}_landing_rank_pct`] = price === null ? null : (100 * prices.payloadSumAtLeast(w, price)) / prices.countAtLeast(w, price);
+      values[`${tier}_landing_rank_pct`] = tail === null ? null : (100 * tail.payloadSum) / tail.count;
       values[`${tier}_landing_inclusion_pct`] = price === null ? null : (100 * this.#blockMins.countAtMost(w, price)) / blockMins;
     }
     const blocks = this.#fills.size(w); // the window's blocks whose fill is known

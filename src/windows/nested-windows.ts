@@ -42,6 +42,7 @@ interface NestedWindowsExports {
   size(window: number): number;
   kth(window: number, k: number): bigint;
   percentile(window: number, millis: number): bigint;
+  percentileTail(window: number, millis: number): bigint;
   countAtLeast(window: number, x: bigint): number;
   payloadSumAtLeast(window: number, x: bigint): void;
   bucketCount(): number;
@@ -49,6 +50,15 @@ interface NestedWindowsExports {
 }
 
 let compiled: WebAssembly.Module | undefined;
+
+/** A percentile and the entries at or above it. */
+export interface PercentileTail {
+  key: bigint;
+  /** Entries with key >= `key`. */
+  count: number;
+  /** The f64 nearest the exact sum of their payloads. */
+  payloadSum: number;
+}
 
 /** Options of {@link NestedWindows}. */
 export interface NestedWindowsOptions {
@@ -126,11 +136,19 @@ export class NestedWindows {
 
   /** Nearest-rank percentile (DESIGN.md 6) of `window`, `millis` in thousandths of a percent (0..100000). */
   percentile(window: number, millis: number): bigint {
-    if (!Number.isInteger(millis) || millis < 0 || millis > 100_000) {
-      throw new RangeError(`${WHO}.percentile: ${millis} is not an integer in 0..100000 (thousandths of a percent)`);
-    }
-    if (this.size(window) === 0) throw new RangeError(`${WHO}.percentile: window ${window} is empty`);
+    this.#percentileArgs(window, millis);
     return BigInt.asUintN(64, this.#set.percentile(window, millis));
+  }
+
+  /**
+   * {@link percentile}, with the entries at or above it: their number and their payloads' sum (as
+   * {@link countAtLeast} and {@link payloadSumAtLeast} of the percentile would give, in one search).
+   */
+  percentileTail(window: number, millis: number): PercentileTail {
+    this.#percentileArgs(window, millis);
+    const key = BigInt.asUintN(64, this.#set.percentileTail(window, millis));
+    const out = new Float64Array(this.#set.memory.buffer, this.#set.outPtr(), LIMBS + 1);
+    return { key, count: out[LIMBS], payloadSum: sumValue(out) };
   }
 
   /** Entries of `window` with key >= x (x any bigint). */
@@ -176,6 +194,13 @@ export class NestedWindows {
     // reserve() may have grown the memory, which detaches older views: make views only now
     new BigUint64Array(set.memory.buffer, set.inputKeysPtr(), n).set(keys);
     if (payloads !== undefined) new Float64Array(set.memory.buffer, set.inputPayloadsPtr(), n).set(payloads);
+  }
+
+  #percentileArgs(window: number, millis: number): void {
+    if (!Number.isInteger(millis) || millis < 0 || millis > 100_000) {
+      throw new RangeError(`${WHO}.percentile: ${millis} is not an integer in 0..100000 (thousandths of a percent)`);
+    }
+    if (this.size(window) === 0) throw new RangeError(`${WHO}.percentile: window ${window} is empty`);
   }
 
   #window(window: number): void {

@@ -61,9 +61,13 @@ function simulate(scenario: Scenario): number {
         continue;
       }
       for (const millis of MILLIS) {
-        const p = sets.percentile(w, millis);
-        if (p !== oracle.percentile(millis)) fail(at, `percentile p${millis / 1000}`, p, oracle.percentile(millis));
-        compared++;
+        const p = oracle.percentile(millis);
+        if (sets.percentile(w, millis) !== p) fail(at, `percentile p${millis / 1000}`, sets.percentile(w, millis), p);
+        const tail = sets.percentileTail(w, millis);
+        if (tail.key !== p) fail(at, `percentileTail p${millis / 1000}`, tail.key, p);
+        if (tail.count !== oracle.countAtLeast(p)) fail(at, `percentileTail p${millis / 1000} count`, tail.count, oracle.countAtLeast(p));
+        if (tail.payloadSum !== oracle.payloadSumAtLeast(p)) fail(at, `percentileTail p${millis / 1000} sum`, tail.payloadSum, oracle.payloadSumAtLeast(p));
+        compared += 4;
       }
       for (const r of [0, n - 1, rng.int(n), rng.int(n)]) {
         if (sets.kth(w, r) !== oracle.keys[r]) fail(at, `kth(${r})`, sets.kth(w, r), oracle.keys[r]);
