@@ -17,7 +17,7 @@ const MAX_CU_LIMIT = 1_400_000n;
 const PIECE = 256;
 
 // block fill is an f64; its IEEE bits order like the value for non-negative numbers, so the
-// multiset of u64 keys gives exact medians and counts of fills
+// windows of u64 keys give exact medians and counts of fills
 const fillBits = new Float64Array(1);
 const fillKey = new BigUint64Array(fillBits.buffer);
 const keyOfFill = (fill: number): bigint => ((fillBits[0] = fill), fillKey[0]);

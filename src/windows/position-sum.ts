@@ -10,7 +10,8 @@
  * integer: a limb takes at most 2^24 a term, so 2^29 terms add up exactly in plain f64 additions.
  * The kernels keep the same sum as a u128 (assembly/fees/sample-stats.ts). The market's ExactSum
  * (market/exact-sum.ts) sums any floats exactly, as a list of partials per sum; positions, on a
- * fixed grid, need only four numbers, so an ordered multiset keeps one sum a chunk in a flat array.
+ * fixed grid, need only four numbers, so the sliding windows keep one sum a value bucket and window
+ * (windows/nested-windows.ts).
  */
 
 /** Limbs per sum. */
