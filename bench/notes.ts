@@ -92,24 +92,21 @@ const ENTRIES: readonly Entry[] = [
     explain: (f) => ({
       why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, a chunk of the blocks due at a time through the ` +
         'load\'s ingest path, then pushes to the 12 subscriptions (hundreds of records a block). A profile of the one-hour replay ' +
-        'after step 45 (130.8 s, 66.9 blocks/s; docs/architecture.md): 33% the ordered multisets, now in WebAssembly, of them ' +
-        '31 s the seven recommendation windows (1s to 15m, all live from the first prune on, since retention keeps the ' +
-        'recommendation points whole: 16.3 s taking each block\'s samples in, 12.6 s the expired ones out) and 10 s the ' +
-        'streamed 1h fee window (its four sets, up to ~8M entries by the hour\'s end, where an insert costs 600-800 ns: the ' +
-        'binary searches\' dependent cache misses); 12% encoding the records pushed (5 million data points; the shortest ' +
-        'texts of their floats, V8\'s number to string, are a third of it); 10% garbage collection; 7% idle; the rest the ' +
-        'market\'s per-pair state, the top list\'s records and the prunes. Before step 44 the same profile took 182.4 s, the ' +
-        'sets 72 s of it. A mainnet-profile block pushes about 560 points (the top list\'s 100, whose window bounds move ' +
-        'every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP); a VWAP record encodes in ' +
-        '2.5-3 us, so encoding alone caps a replay near 700 blocks/s.',
-      close: 'Touching less memory per sample: each fee-paying sample goes into 18 ordered multisets (prices and consumed ' +
-        'units of seven recommendation windows, four families of the fee window) and out of 14, and in sets of millions ' +
-        'each change is a chain of cache misses. The nested recommendation windows could share one set (an entry enters ' +
-        'once, and leaving a shorter window only decrements that window\'s count in the entry\'s chunk, though each window ' +
-        'then sums counts over all the shared set\'s chunks after every block); the 1h fee window ' +
-        'only grows until the hour turns, so its new samples could wait in a small sorted run merged into the large one by a ' +
-        'sequential pass now and then. Then each record encoded once per block as wire text, the per-block objects as typed ' +
-        'columns (most of the garbage), and the load\'s own speed (it bounds the replay). ' + E2E_CLOSE,
+        'after step 46 (114.5 s on a noisy machine; docs/architecture.md): garbage collection 14.9 s; the serving thread idle ' +
+        '11.5 s (waiting on its workers); encoding the records pushed about 16 s (5 million data points; the shortest ' +
+        'texts of their floats, V8\'s number to string, a third of it); the sliding order statistics 18 s, of which selecting ' +
+        'within one value bucket and copying its newest entries 9.6 s (about 240 order statistics a block: the seven ' +
+        'recommendation windows\' tiers, consumed units and fills, the streamed 1h fee window\'s ~130 percentiles) and the ' +
+        'samples\' arrivals, departures and moves between windows 7.3 s; the rest the market\'s per-pair state, the top list\'s ' +
+        'records and the prunes. Step 46 put the seven recommendation windows in one structure of value buckets where a ' +
+        'sample arrives once and moves a layer of counters as each window slides past it (the same profile after step 45: ' +
+        '130.8 s, the ordered multisets 43 s of it). A mainnet-profile block pushes about 560 points (the top list\'s 100, ' +
+        'whose window bounds move every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP); a ' +
+        'VWAP record encodes in 2.5-3 us, so encoding alone caps a replay near 700 blocks/s.',
+      close: 'Encoding each record once per block as wire text (every subscriber of a method gets the same bytes), the ' +
+        'per-block objects as typed columns (most of the garbage), selections over fewer entries (a bucket sorted once it ' +
+        'stops changing; the fee window\'s percentiles found in one pass over sorted ranks), the serving thread not waiting ' +
+        'on the kernel worker for the fee windows\' statistics, and the load\'s own speed (it bounds the replay). ' + E2E_CLOSE,
     }),
   },
   {
@@ -120,21 +117,23 @@ const ENTRIES: readonly Entry[] = [
         why: `Hourly peaks of resident memory: ${hours.join(', ')} MiB. The first hour and a quarter fills what is kept (15 minutes of ` +
           'transactions and trades, the market\'s blocks for the widest streamed trailing window, 1h, plus the cut, the hour-long fee ' +
           'window\'s incremental state, about 150 bytes a sample, the seven recommendation windows); the memory growth after it ' +
-          'slows and levels off. A breakdown of a three-hour run of the same replay, sampled every 15 simulated minutes ' +
-          '(process.memoryUsage): the typed arrays (mostly the streamed 1h fee window, emptied as each hour turns) swing between ' +
-          '0.85 and 1.4 GiB with flat peaks; the serving thread\'s live JS objects stay at 350-540 MiB while V8\'s committed heap ' +
-          'creeps from 520 to 800 MiB (freed pages kept); the rest, which is the worker threads\' WebAssembly heaps (DuckDB-WASM, ' +
-          'which keeps every per-block record and reuses what the pruned trades free, and the kernel worker\'s), grows from 0.94 to ' +
-          '1.38 GiB by the second hour and a half. WebAssembly heaps grow to their high-water mark and never shrink. The run ' +
-          'of 2026-11-28 after step 45 (the streams\' ordered multisets in WebAssembly memories of their own since step 44) was ' +
-          'lower at every hour than the run before it (the second hour 2,198 MiB against 2,526, the largest later 2,559 against ' +
-          '2,765), yet its ratio rose from 1.09x to 1.16x: the second hour fell by more than the plateau did. That breakdown ' +
-          'predates step 44 and was not repeated; each set\'s memory now grows to its own high-water mark (as its typed ' +
-          'arrays did before), and what grows between the second hour and the fifth at today\'s code is not measured.',
-        close: 'First the breakdown again at today\'s code, with the sets\' WebAssembly memories counted apart. ' +
-          'The streamed hour-long fee window as typed columns instead of ordered-multiset nodes (fewer objects, less heap to ' +
-          'keep), the per-block records bounded by retention too (or kept as typed columns outside DuckDB-WASM), and the kernel ' +
-          'worker\'s heap reset when a window much larger than usual has passed.',
+          'slows and levels off. Breakdowns at session 28\'s code (the same replay run alone with process.memoryUsage and every ' +
+          'WebAssembly instance of the serving thread sampled every 2 s: one six-hour run before step 46, one four-hour run ' +
+          'after it): the serving thread\'s V8 heap stays at 250-290 MiB and its external memory (typed arrays plus its ' +
+          'WebAssembly memories) at 1,066-1,082 MiB at the second hour\'s peak and at the later ones: together +40 MiB from the ' +
+          'second hour to the fourth, while the resident set grew +308 MiB (2,142 -> 2,450). Of its WebAssembly memories, the ' +
+          'streams\' sets (the fee window\'s and the recommendation windows\') stop growing within the first hour; the account ' +
+          'keys\' dictionary swings between 74 and 170 MiB with its compactions (it grows to twice the keys in use, then a new ' +
+          'one is made and the old freed when collected). The growth after the second hour is therefore outside the serving ' +
+          'thread\'s heaps: the worker threads\' WebAssembly heaps, above all DuckDB-WASM\'s, which receives every per-block ' +
+          'priority-fee record (block fees, recommendation points of the seven windows, closed fee windows, ingestion timings: ' +
+          'kept whole by design, docs/semantics.md, Retention) and whose heap only grows; it slows after the fourth hour (2,421, ' +
+          '2,420, 2,442). Since step 46 the second hour is 2,195 MiB (2,198 in the run before), the later ones lower (2,442 ' +
+          'against 2,559).',
+        close: 'The priority-fee records bounded as the market\'s history is (kept for the retained span, or as typed columns ' +
+          'outside DuckDB-WASM, written to it only when an as-of answer needs them): that is the part that grows with the dump. ' +
+          'Then the account keys\' dictionary compacted before it doubles (a smaller swing), and the kernel worker\'s heap reset ' +
+          'when a window much larger than usual has passed.',
       };
     },
   },
