@@ -121,16 +121,20 @@ const ENTRIES: readonly Entry[] = [
           'WebAssembly instance of the serving thread sampled every 2 s: one six-hour run before step 46, one four-hour run ' +
           'after it): the serving thread\'s V8 heap stays at 250-290 MiB and its external memory (typed arrays plus its ' +
           'WebAssembly memories) at 1,066-1,082 MiB at the second hour\'s peak and at the later ones: together +40 MiB from the ' +
-          'second hour to the fourth, while the resident set grew +308 MiB (2,142 -> 2,450). Of its WebAssembly memories, the ' +
+          'second hour to the fourth, while the resident set grew 308 MiB (2,142 -> 2,450). Of its WebAssembly memories, the ' +
           'streams\' sets (the fee window\'s and the recommendation windows\') stop growing within the first hour; the account ' +
           'keys\' dictionary swings between 74 and 170 MiB with its compactions (it grows to twice the keys in use, then a new ' +
-          'one is made and the old freed when collected). The growth after the second hour is therefore outside the serving ' +
-          'thread\'s heaps: the worker threads\' WebAssembly heaps, above all DuckDB-WASM\'s, which receives every per-block ' +
-          'priority-fee record (block fees, recommendation points of the seven windows, closed fee windows, ingestion timings: ' +
-          'kept whole by design, docs/semantics.md, Retention) and whose heap only grows; it slows after the fourth hour (2,421, ' +
+          'one is made and the old freed when collected). A third run (three hours, every WebAssembly memory of the process ' +
+          'counted from /proc/self/smaps) puts the growth in the worker threads\' WebAssembly heaps: from the second hour\'s peak ' +
+          'to the third\'s the resident set grew 213 MiB, the workers\' WebAssembly memories 189 of it (512 -> 701 MiB; the ' +
+          'serving thread\'s own 485 -> 466). Those are DuckDB-WASM\'s, which receives every per-block priority-fee record ' +
+          '(block fees, recommendation points of the seven windows, closed fee windows, ingestion timings: kept whole by design, ' +
+          'docs/semantics.md, Retention), and the kernel worker\'s (the split between the two is not measured); a WebAssembly ' +
+          'heap only grows. The growth slows after the fourth hour (2,421, ' +
           '2,420, 2,442). Since step 46 the second hour is 2,195 MiB (2,198 in the run before), the later ones lower (2,442 ' +
           'against 2,559).',
-        close: 'The priority-fee records bounded as the market\'s history is (kept for the retained span, or as typed columns ' +
+        close: 'First the two workers\' heaps told apart (DuckDB-WASM\'s database size against the kernel worker\'s memory). ' +
+          'Then the priority-fee records bounded as the market\'s history is (kept for the retained span, or as typed columns ' +
           'outside DuckDB-WASM, written to it only when an as-of answer needs them): that is the part that grows with the dump. ' +
           'Then the account keys\' dictionary compacted before it doubles (a smaller swing), and the kernel worker\'s heap reset ' +
           'when a window much larger than usual has passed.',
