@@ -11,6 +11,7 @@ import { recordId } from '../schema/ids.js';
 import { Recommendation, TIERS, type RecommendationRecord } from '../schema/records.js';
 import { NestedWindows } from '../windows/nested-windows.js';
 import type { Steps } from '../platform/event-loop.js';
+import { SlidingBlocks } from '../windows/sliding.js';
 
 const MAX_CU_LIMIT = 1_400_000n;
 /** Samples a window takes in or gives up between two pauses (see #apply). */
@@ -136,10 +137,7 @@ class WindowSums {
  */
 export class RecommendationWindows {
   readonly lengths: readonly WindowLength[];
-  /** The blocks of the longest window, oldest first, and per window the index of its oldest block. */
-  readonly #blocks: { time: bigint; part: BlockPart }[] = [];
-  #dropped = 0;
-  readonly #firstIn: number[];
+  readonly #blocks: SlidingBlocks<BlockPart>;
   readonly #sums: WindowSums[];
   readonly #prices: NestedWindows; // payload: within-block position
   readonly #consumed: NestedWindows;
@@ -150,7 +148,7 @@ export class RecommendationWindows {
   constructor(lengths: readonly WindowLength[]) {
     this.lengths = [...lengths].sort((a, b) => (a.length < b.length ? -1 : a.length > b.length ? 1 : 0));
     const k = this.lengths.length;
-    this.#firstIn = this.lengths.map(() => 0);
+    this.#blocks = new SlidingBlocks(k);
     this.#sums = this.lengths.map(() => new WindowSums());
     this.#prices = new NestedWindows(k, { payloads: true });
     this.#consumed = new NestedWindows(k);
@@ -183,24 +181,11 @@ export class RecommendationWindows {
 
   /** Slides every window to end just after the block at `time` and adds the block. */
   *add(part: BlockPart, time: bigint): Steps<void> {
-    const newest = this.#blocks.at(-1);
-    if (newest !== undefined && time < newest.time) throw new RangeError(`RecommendationWindows.add: block time ${time} is older than the newest (${newest.time})`);
-    this.#blocks.push({ time, part });
+    this.#blocks.push(time, part);
     yield* this.#apply(part);
     // shortest first: a block leaves a window only after every shorter one
     for (let w = 0; w < this.lengths.length; w++) {
-      const start = time + 1n - this.lengths[w].length;
-      for (let b = this.#firstIn[w]; b - this.#dropped < this.#blocks.length; b = ++this.#firstIn[w]) {
-        const block = this.#blocks[b - this.#dropped];
-        if (block.time >= start) break;
-        yield* this.#apply(block.part, w);
-      }
-    }
-    // the blocks the longest window let go: compacted once they are half the list
-    const gone = this.#firstIn.at(-1)! - this.#dropped;
-    if (gone > 32 && gone * 2 > this.#blocks.length) {
-      this.#blocks.splice(0, gone);
-      this.#dropped += gone;
+      for (const expired of this.#blocks.expire(w, time + 1n - this.lengths[w].length)) yield* this.#apply(expired, w);
     }
   }
 
