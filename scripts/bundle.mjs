@@ -20,7 +20,7 @@ const path = (relative) => fileURLToPath(new URL(relative, new URL('../', import
 await build({
   input: path('dist/workers/kernel.worker.js'),
   platform: 'node',
-  output: { file: path('dist/workers/kernel.worker.node.js'), format: 'esm', codeSplitting: false },
+  output: { file: path('dist/workers/kernel.worker.node.js'), format: 'esm', codeSplitting: false, sourcemap: true },
   logLevel: 'warn',
 });
 

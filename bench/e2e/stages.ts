@@ -1,11 +1,16 @@
 /**
  * Where chainlens' time goes end to end: the chainlens subject run once more under `--cpu-prof`
- * (every thread writes a profile: the main thread and the kernel worker), self time attributed by
- * source path. A WebAssembly or native frame counts for the nearest caller with a known path.
+ * (every thread writes a profile: the main thread and the workers), self time attributed by
+ * source path. A frame in a bundle is mapped through the bundle's source map to the module it came
+ * from (the package's Node entry and the kernel worker are bundles since step 43). A WebAssembly or
+ * native frame counts for the nearest caller with a known path.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runChild } from '../child.js';
 
 /** The stages, in pipeline order, and what else the process does. */
@@ -21,7 +26,7 @@ const RULES: readonly [Stage, RegExp][] = [
 
 interface ProfileNode {
   id: number;
-  callFrame: { url: string; functionName: string };
+  callFrame: { url: string; functionName: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 interface CpuProfile {
@@ -33,9 +38,32 @@ interface CpuProfile {
 /** Zero ms for every stage. */
 const noTime = (): Record<Stage, number> => Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
 
-function stageOf(url: string): Stage | undefined {
+/** Each script's source map (null without one), by URL. */
+const sourceMaps = new Map<string, SourceMap | null>();
+
+function sourceMapOf(url: string): SourceMap | null {
+  let map = sourceMaps.get(url);
+  if (map === undefined) {
+    const file = `${url.startsWith('file:') ? fileURLToPath(url) : url}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null;
+    sourceMaps.set(url, map);
+  }
+  return map;
+}
+
+/** The path of the module a frame's code came from: its script's, or through the script's source map. */
+function sourceOf({ url, lineNumber, columnNumber }: ProfileNode['callFrame']): string {
+  if (lineNumber < 0 || !(url.startsWith('file:') || url.startsWith('/'))) return url;
+  const entry = sourceMapOf(url)?.findEntry(lineNumber, columnNumber) as { originalSource?: string } | undefined;
+  if (!entry?.originalSource) return url;
+  return new URL(entry.originalSource, url.startsWith('file:') ? url : pathToFileURL(url)).href;
+}
+
+function stageOf(frame: ProfileNode['callFrame']): Stage | undefined {
+  const { url } = frame;
   if (!url.startsWith('file:') && !url.startsWith('/') && !url.includes('node_modules')) return undefined;
-  return RULES.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
+  const source = sourceOf(frame);
+  return RULES.find(([, pattern]) => pattern.test(source))?.[0] ?? 'other';
 }
 
 /** Milliseconds of self time per stage in one profile (idle time left out). */
@@ -49,7 +77,7 @@ export function attribute(profile: CpuProfile): Record<Stage, number> {
     if (known) return known;
     const node = byId.get(id)!;
     const up = parent.get(id);
-    const own = stageOf(node.callFrame.url) ?? (up === undefined ? 'other' : resolve(up));
+    const own = stageOf(node.callFrame) ?? (up === undefined ? 'other' : resolve(up));
     stage.set(id, own);
     return own;
   };
