@@ -63,15 +63,26 @@ export interface TransactionNumbers {
   consumedKnown: Uint8Array;
 }
 
-/** The numeric columns of a chunk's transactions table (priority fees present): views of its buffers where it has one chunk. */
-export function transactionNumbers(table: Table): TransactionNumbers {
+/**
+ * The numeric columns of a chunk's transactions table (priority fees present). `owned`: each in a
+ * buffer of its own, to transfer to another thread (a column of one chunk is otherwise a view of
+ * its batch's whole IPC message, cloned whole if sent as it is, or the table's own buffer); else
+ * views of the table's buffers where a column has one chunk. A column of several chunks is a fresh
+ * copy either way (apache-arrow joins them), so owning it costs no second copy.
+ */
+export function transactionNumbers(table: Table, owned = false): TransactionNumbers {
   const n = table.numRows;
-  const u64 = (name: string) => table.getChild(name)!.toArray() as BigUint64Array;
+  const column = <T extends BigUint64Array | Uint32Array>(name: string): T => {
+    const vector = table.getChild(name)!;
+    const values = vector.toArray() as T;
+    return owned && vector.data.length === 1 ? (values.slice() as T) : values;
+  };
   const consumed = table.getChild('compute_units_consumed')!;
-  let computeUnitsConsumed = u64('compute_units_consumed');
+  let computeUnitsConsumed = column<BigUint64Array>('compute_units_consumed');
   const consumedKnown = new Uint8Array(n).fill(1);
   if (consumed.nullCount > 0) {
-    computeUnitsConsumed = computeUnitsConsumed.slice(); // the values under a null are not ours to change
+    // the values under a null are not ours to change
+    if (!owned && consumed.data.length === 1) computeUnitsConsumed = computeUnitsConsumed.slice();
     for (let i = 0; i < n; i++) {
       if (consumed.isValid(i)) continue;
       consumedKnown[i] = 0;
@@ -79,12 +90,12 @@ export function transactionNumbers(table: Table): TransactionNumbers {
     }
   }
   return {
-    slot: u64('slot'),
-    index: table.getChild('index')!.toArray() as Uint32Array,
+    slot: column('slot'),
+    index: column('index'),
     isVote: boolBytes(table.getChild('is_vote')!),
-    computeUnitPrice: u64('compute_unit_price'),
-    priorityFee: u64('priority_fee'),
-    computeUnitLimit: table.getChild('compute_unit_limit')!.toArray() as Uint32Array,
+    computeUnitPrice: column('compute_unit_price'),
+    priorityFee: column('priority_fee'),
+    computeUnitLimit: column('compute_unit_limit'),
     computeUnitsConsumed,
     consumedKnown,
   };

@@ -23,7 +23,7 @@ import { chunkAccounts, type RowOrigins } from './chunk-accounts.js';
 import type { StreamDemand, StreamUpdate } from '../stream/updates.js';
 import { rowsToTable, tableToRows } from './arrow.js';
 import { lacksPriorityFees, transactionNumbers, withPriorityFees, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
-import { keptRows, ownNumbers, transactionForms, type TransactionForms } from './transaction-forms.js';
+import { keptRows, transactionForms, type TransactionForms } from './transaction-forms.js';
 import { chunkText, textInFile, withText, type RowText } from './chunk-text.js';
 import type { FeeColumns } from './fee-columns.js';
 import { TimeSlices, yieldToEventLoop } from '../platform/event-loop.js';
@@ -226,7 +226,7 @@ export class IngestPipeline {
     const table = parts.transactions?.table;
     // fees to derive make another table at commit, whose forms the commit makes itself
     if (!this.makeForms || !table || lacksPriorityFees(table)) return { batches, parts };
-    const forms = this.makeForms(ownNumbers(transactionNumbers(table)));
+    const forms = this.makeForms(transactionNumbers(table, true));
     forms.catch(() => undefined); // made here instead, by the commit
     if (!textInFile(table)) return { batches, parts, forms };
     const part = parts.transactions!;
@@ -254,7 +254,7 @@ export class IngestPipeline {
       report.rejections.push({ ...origin(parts[table]!, i), field, message });
     /** Rejects the rows that repeat an earlier row's key (the slot, then `keys`), naming the last key column. */
     const rejectRepeats = (table: TableName, slots: BigUint64Array, keys: readonly string[], keep: Uint8Array | undefined, what: string) => {
-      const columns = keys.map((c) => parts[table]!.table.getChild(c)!.toArray() as Uint32Array);
+      const columns = keys.map((c) => column<Uint32Array>(parts[table]!.table, c));
       for (const i of repeatedRows(slots, columns, keep)) {
         (keep ??= new Uint8Array(slots.length).fill(1))[i] = 0;
         const key = keys.map((c, k) => `${c} ${columns[k]![i]}`).join(', ');
@@ -496,10 +496,24 @@ function gather(batches: readonly ValidatedBatch[]): Partial<Record<TableName, T
   return parts;
 }
 
+/**
+ * Columns of a chunk's tables read during its commit, each made once: a chunk's table spans several
+ * batches (the file's, cut at block boundaries), so every `toArray` of it is a copy (~0.2 GB over
+ * the hour's load when the checks and the per-slot counts each made their own).
+ */
+const readColumns = new WeakMap<Table, Map<string, ArrayLike<unknown>>>();
+
+/** Column `name` of `table` as one array (read-only: it may be shared with the table or another reader). */
+function column<T extends ArrayLike<unknown>>(table: Table, name: string): T {
+  let read = readColumns.get(table);
+  if (!read) readColumns.set(table, (read = new Map()));
+  let values = read.get(name);
+  if (!values) read.set(name, (values = table.getChild(name)!.toArray() as ArrayLike<unknown>));
+  return values as T;
+}
+
 function columns(table: Table, time?: string): { slots: BigUint64Array; times?: BigInt64Array } {
-  const slots = table.getChild('slot')!.toArray() as BigUint64Array;
-  const times = time ? (table.getChild(time)!.toArray() as BigInt64Array) : undefined;
-  return { slots, times };
+  return { slots: column<BigUint64Array>(table, 'slot'), times: time ? column<BigInt64Array>(table, time) : undefined };
 }
 
 /** A keep-mask (1 = keep) or undefined when every row is kept. */

@@ -39,11 +39,3 @@ export function transactionForms(input: TransactionNumbers | Table): Transaction
 
 /** The table rows of the kept transactions, in `kept` order: those whose text the store keeps. */
 export const keptRows = (forms: TransactionForms): Uint32Array => gather(forms.columns.row, gather(forms.nonVotes, forms.kept));
-
-/**
- * `numbers` copied into buffers of their own, to transfer to another thread: a column may be a
- * view of its batch's whole IPC message (cloned whole if sent as it is), or the table's own buffer.
- */
-export function ownNumbers(numbers: TransactionNumbers): TransactionNumbers {
-  return Object.fromEntries(Object.entries(numbers).map(([name, column]) => [name, (column as Uint8Array).slice()])) as unknown as TransactionNumbers;
-}

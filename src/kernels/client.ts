@@ -37,7 +37,7 @@ export interface KernelClient {
   sampleStats(samples: FeeSamples): Promise<SampleStats>;
   /**
    * A chunk's transaction forms from its numeric columns, which are transferred (give it arrays of
-   * their own: `ownNumbers`).
+   * their own: `transactionNumbers(table, true)`).
    */
   transactionForms(numbers: TransactionNumbers): Promise<TransactionForms>;
   /** Parquet files decoded in the worker, on the other core: a Node path or a browser File is read there. */

@@ -1,4 +1,8 @@
 /** The end-to-end family's pure parts: the answers' comparison, the most active pairs, the stage attribution. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compareAnswers, mostActive, type Answers, type Row } from '../../bench/e2e/answers.js';
 import { BlockFees } from '../../src/schema/records.js';
@@ -44,7 +48,7 @@ describe('mostActive', () => {
 
 describe('attribute', () => {
   it('gives self time to the stage of the nearest frame with a known path, leaving idle time out', () => {
-    const frame = (url: string, functionName = 'f') => ({ url, functionName });
+    const frame = (url: string, functionName = 'f') => ({ url, functionName, lineNumber: -1, columnNumber: -1 });
     const profile = {
       nodes: [
         { id: 1, callFrame: frame('', '(root)'), children: [2, 5, 6] },
@@ -58,6 +62,29 @@ describe('attribute', () => {
       timeDeltas: [0, 1000, 1000, 2000, 5000, 3000, 4000],
     };
     expect(attribute(profile)).toEqual({ decode: 6, validate: 0, compute: 0, store: 2, other: 3 });
+  });
+
+  it('gives a frame in a bundle the stage of the module its source map says it came from', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'chainlens-stages-'));
+    try {
+      // one bundle line, two segments: column 0 from ingest/validate.js, column 10 from market/engine.js
+      const bundle = path.join(dir, 'dist', 'bundle', 'index.js');
+      await mkdir(path.dirname(bundle), { recursive: true });
+      await writeFile(bundle, 'function a(){}function b(){}\n');
+      await writeFile(`${bundle}.map`, JSON.stringify({
+        version: 3, sources: ['../src/ingest/validate.js', '../src/market/engine.js'], names: [], mappings: 'AAAA,UCAA',
+      }));
+      const url = pathToFileURL(bundle).href;
+      const at = (id: number, columnNumber: number) => ({ id, callFrame: { url, functionName: 'f', lineNumber: 0, columnNumber } });
+      const profile = {
+        nodes: [{ id: 1, callFrame: { url: '', functionName: '(root)', lineNumber: -1, columnNumber: -1 }, children: [2, 3] }, at(2, 3), at(3, 12)],
+        samples: [2, 3, 3],
+        timeDeltas: [0, 1000, 2000, 4000],
+      };
+      expect(attribute(profile)).toEqual({ decode: 0, validate: 1, compute: 6, store: 0, other: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { generateBlocks } from '../../src/generate/market.js';
 import { canonicalTable } from '../store/fixtures.js';
 import { chunkTransactions, transactionNumbers } from '../../src/ingest/block-columns.js';
 import { IngestPipeline, type ChunkObserver, type ChunkView } from '../../src/ingest/pipeline.js';
-import { ownNumbers, transactionForms, type TransactionForms } from '../../src/ingest/transaction-forms.js';
+import { transactionForms, type TransactionForms } from '../../src/ingest/transaction-forms.js';
 import { validateRows } from '../../src/ingest/validate.js';
 import { startNodeKernelWorker } from '../../src/kernels/worker-node.js';
 import type { CommitUnit, Store } from '../../src/store/store.js';
@@ -49,16 +49,25 @@ describe('transaction forms', () => {
     expect(Array.from(columns.consumedKnown)).toEqual(order.map(({ tx }) => (tx.compute_units_consumed === null ? 0 : 1)));
   });
 
-  it('are the same made by the kernel worker from transferred copies, the table left whole', async () => {
-    const table = canonicalTable('transactions', shuffled(2));
+  it('are the same made by the kernel worker from transferred copies, the table left whole (one chunk or several)', async () => {
+    const rows = shuffled(2);
+    const half = Math.floor(rows.length / 2);
+    const oneChunk = canonicalTable('transactions', rows);
+    const chunked = canonicalTable('transactions', rows.slice(0, half)).concat(canonicalTable('transactions', rows.slice(half)));
+    expect(chunked.getChild('slot')!.data.length).toBe(2);
     const client = await startNodeKernelWorker();
     try {
-      const numbers = transactionNumbers(table);
-      const sent = ownNumbers(numbers);
-      const made = await client.transactionForms(sent);
-      expect(sent.slot.length, 'transferred, not cloned').toBe(0);
-      expect(made).toEqual(transactionForms(table));
-      expect(table.getChild('slot')!.toArray().length, 'the table keeps its columns').toBe(table.numRows);
+      for (const table of [oneChunk, chunked]) {
+        const expected = transactionForms(table);
+        const sent = transactionNumbers(table, true);
+        const made = await client.transactionForms(sent);
+        expect(sent.slot.length, 'transferred, not cloned').toBe(0);
+        expect(made).toEqual(expected);
+        for (const name of ['slot', 'index', 'compute_unit_price', 'priority_fee', 'compute_unit_limit', 'compute_units_consumed']) {
+          expect(table.getChild(name)!.toArray().length, `the table keeps its ${name}`).toBe(table.numRows);
+        }
+        expect(transactionForms(table), 'the table unchanged').toEqual(expected);
+      }
     } finally {
       await client.close();
     }
