@@ -124,6 +124,30 @@ describe('fee windows made when first listed', () => {
     for (const w of pushedClosed) expect(w).toEqual(closed.get(w.window_start!));
   }, 120_000);
 
+  it('closed from their incremental statistics when streamed: the windows the kernel made as they closed', async () => {
+    // one block an ingest: every window closes at the first block of a chunk, its statistics kept through the chunk before
+    const engine = await engineWithTokens();
+    const pushes: Row[] = [];
+    for (const window of WINDOWS) {
+      await engine.subscribe('chain::priorityfee::fee', { window }, (push) => void pushes.push(...(push.result as unknown as Row[])));
+    }
+    for (const b of blocks) await ingest(engine, [b]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let closedCompared = 0;
+    for (const window of WINDOWS) {
+      const [, ...made] = (await eager.call('chain::priorityfee::fee', { window, limit: 1000 })) as unknown as Row[];
+      const [, ...mine] = (await engine.call('chain::priorityfee::fee', { window, limit: 1000 })) as unknown as Row[];
+      expect(mine, window).toEqual(made);
+      // each closed window was pushed once more as closed (after the block that closed it), equal to the kernel's
+      for (const w of made) {
+        const pushed = pushes.filter((p) => p.window_duration === w.window_duration && p.window_start === w.window_start);
+        expect(pushed.at(-1), `${window} ${w.window_start}`).toEqual(w);
+        closedCompared++;
+      }
+    }
+    expect(closedCompared).toBeGreaterThanOrEqual(7);
+  }, 120_000);
+
   it('kept up block by block once asked live while blocks come one at a time: the kernel\'s answer each block', async () => {
     const [asked, other] = [await engineWithTokens(), await engineWithTokens()];
     const first = Math.floor(blocks.length * 0.5);
