@@ -288,7 +288,14 @@ export async function createEngineOn(platform: Platform, options: EngineOptions 
         ready: Promise.all([pipeline(), kernels()]), // the clock starts once the engine is warm
       };
       const { units, finish } = replaySource(source, replayOptions.strict);
-      const replay = startReplay(units, async (batches) => (await pipeline()).commit(batches), options, finish);
+      const replay = startReplay(units, (batches) => {
+        const started = pipeline().then((ingest) => ({ ingest, chunk: ingest.start(batches) }));
+        started.catch(() => undefined); // thrown by the commit
+        return async () => {
+          const { ingest, chunk } = await started;
+          return ingest.commit(chunk);
+        };
+      }, options, finish);
       replays.add(replay);
       replay.done.finally(() => (replays.delete(replay), release())).catch(() => undefined);
       return replay;

@@ -103,8 +103,12 @@ export const MAX_UNIT_ROWS = 65_536;
 export const MAX_UNIT_BLOCKS = 16;
 
 
-/** How a replay ingests: commit batches through the engine's pipeline. */
-export type ReplayCommit = (batches: ValidatedBatch[]) => Promise<IngestReport>;
+/**
+ * How a replay ingests a group of blocks, in two steps: the call starts what needs nothing
+ * committed before it (the transactions' forms, made in the kernel worker: `IngestPipeline.start`),
+ * and returns what commits it through the engine's pipeline.
+ */
+export type ReplayCommit = (batches: ValidatedBatch[]) => () => Promise<IngestReport>;
 
 const now = () => performance.now();
 
@@ -203,9 +207,19 @@ export function startReplay(
         return unit;
       }
     };
+    // the group committed last, while it may still be under way: the next group is read and its forms
+    // made meanwhile (the kernel worker busy while the serving thread commits, not one after the other)
+    let committing: Promise<void> | undefined;
+    const settle = async () => {
+      const last = committing;
+      committing = undefined;
+      await last;
+    };
     try {
       let unit = await pull();
       while (unit) {
+        // a replay waits (paused, or for its clock) with nothing being committed: what idle() tells
+        if (state !== 'running' || !isDue(unit)) await settle();
         if (!(await waitFor(unit))) break;
         const group = [unit];
         let rows = unit.rows;
@@ -215,15 +229,22 @@ export function startReplay(
           rows += unit.rows;
           unit = await pull();
         }
-        mergeReport(report, await commit(joinUnits(group)));
+        const commitGroup = commit(joinUnits(group));
+        await settle(); // one commit at a time, in order; none after one failed
+        committing = commitGroup().then((part) => {
+          mergeReport(report, part);
+          for (const u of group) {
+            if (u.time === undefined || u.slot === undefined) continue;
+            firstTime ??= u.time;
+            lastTime = u.time;
+          }
+        });
+        committing.catch(() => undefined); // thrown where it is settled
         await yieldToEventLoop();
-        for (const u of group) {
-          if (u.time === undefined || u.slot === undefined) continue;
-          firstTime ??= u.time;
-          lastTime = u.time;
-        }
       }
+      await settle();
     } finally {
+      await committing?.catch(() => undefined);
       await iterator.return?.();
     }
     const extra = finish?.();

@@ -7,8 +7,8 @@ import { emptyReport, type IngestReport } from '../../src/ingest/pipeline.js';
 import type { ReplayUnit } from '../../src/stream/replay-blocks.js';
 import { startReplay } from '../../src/stream/replay.js';
 
-async function* units(n: number): AsyncGenerator<ReplayUnit> {
-  for (let i = 0; i < n; i++) yield { slot: BigInt(i), time: BigInt(i) * 400_000_000n, batches: [], rows: 1 };
+async function* units(n: number, rows = 1): AsyncGenerator<ReplayUnit> {
+  for (let i = 0; i < n; i++) yield { slot: BigInt(i), time: BigInt(i) * 400_000_000n, batches: [], rows };
 }
 
 /** Resolves after `turns` turns of the event loop (to let anything pending run; nothing is timed). */
@@ -22,7 +22,7 @@ describe('replay.idle()', () => {
     let commits = 0;
     let firstStarted!: () => void;
     const first = new Promise<void>((resolve) => (firstStarted = resolve));
-    const commit = (): Promise<IngestReport> => {
+    const commit = () => (): Promise<IngestReport> => {
       commits++;
       if (commits > 1) return Promise.resolve({ ...emptyReport(), blocks: 1 });
       firstStarted();
@@ -47,5 +47,29 @@ describe('replay.idle()', () => {
     expect(report).toMatchObject({ stopped: false, lastTime: 800_000_000n });
     await replay.idle(); // ended: at once
     expect(replay.state).toBe('done');
+  });
+
+  it('starts the next group while one commits, commits them one at a time in order, and none after one failed', async () => {
+    const events: string[] = [];
+    let inFlight = 0;
+    const commit = () => {
+      const group = events.filter((e) => e.startsWith('start')).length;
+      events.push(`start ${group}`);
+      return async (): Promise<IngestReport> => {
+        expect(inFlight).toBe(0);
+        inFlight++;
+        events.push(`commit ${group}`);
+        await turns(5);
+        events.push(`end ${group}`);
+        inFlight--;
+        if (group === 2) throw new Error('the store failed');
+        return { ...emptyReport(), blocks: 1 };
+      };
+    };
+    // a group a block (each block fills a group's rows), all due at once
+    const replay = startReplay(units(6, 65_536), commit, { speed: Infinity });
+    await expect(replay.done).rejects.toThrow('the store failed');
+    // group 1 started while group 0 committed, and so on; group 3 started, never committed
+    expect(events).toEqual(['start 0', 'commit 0', 'start 1', 'end 0', 'commit 1', 'start 2', 'end 1', 'commit 2', 'start 3', 'end 2']);
   });
 });
