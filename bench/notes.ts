@@ -52,8 +52,8 @@ function e2eStages(f: Figure): string {
     `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s ` +
     `in the profiled run (slower than the timed one): ${serving('decode')} decoding (mapping the Arrow batches the kernel worker decoded ` +
     `from Parquet, the column checks), ${serving('compute')} on the methods' per-block state, ` +
-    `${serving('store')} making what the store keeps (the rows for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere, ` +
-    'most of it garbage collection. Beside it the decoder worker decodes Parquet (parquet-wasm), the kernel worker makes the ' +
+    `${serving('store')} making what the store keeps (the rows for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere ` +
+    '(the pipeline\'s own passes over each chunk: its checks, accounts, text and slots; garbage collection; messages to the workers). Beside it the decoder worker decodes Parquet (parquet-wasm), the kernel worker makes the ' +
     'transactions\' per-block forms and the fee windows\' statistics, and the database writes in its own thread.';
 }
 
@@ -64,12 +64,13 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On tw
   'to be ready). Work not done pays most: the text columns checked and held by the decoder, the serving thread taking each ' +
   'block\'s best fee payers\' text only (step 34), and the file read by positioned reads (step 35) took the hour\'s load to ' +
   '0.78x wall; closed fee windows made when a query first lists their length (step 37, 0.95x) and the live top list kept ' +
-  'once asked (step 38, 0.97x). What is left, from a profile of the hour\'s load after step 37 (13.2 s): the serving thread ' +
-  'busy about 11.6 s (garbage collection 1.7, messages to the workers 0.6, the market\'s per-block work ~1.5, the block fee ' +
-  'kernels 0.4) and idle 1.6; the decoder busy about 10 s (parquet-wasm ~5, the text\'s checks 1.2, the kept rows copied out ' +
-  '1.0); the kernel worker about 4 s. The three threads now use both cores nearly throughout (about 23 s of CPU in 13 s): ' +
-  'what pays is CPU not spent anywhere (the serving thread allocated 1.1 GB over the hour after step 38, 0.24 GB of it a copy ' +
-  'of each block fee record\'s 144 fields, the rest mostly the chunks\' columns); the peers show the budget: they read only the ' +
+  'once asked (step 38, 0.97x). What is left, from a profile of the hour\'s load at session 29 (the load 10.8 s of 12.8 s ' +
+  'wall, profiled): the serving thread busy about 9 s in the load and idle 1.6 (the decoder had the other core); garbage ' +
+  'collection 1.1 s (about 160 scavenges started by external memory, 3.5-4.5 ms each whatever the bytes allocated: step 47 ' +
+  'allocated a quarter less and measured no faster, and 45 mark-compacts), the market\'s per-block work ~1.6, the account ' +
+  'keys interned 0.4, messages to the workers 0.25, the rest spread thin (no function over 0.45 s); the decoder busy about ' +
+  '9 s (parquet-wasm 4.3, the key and text checks and copies ~1.9); the kernel worker about 2.7 s. Both cores are busy ' +
+  'about 94% of the load (20 s of CPU in 10.7 s): what pays is CPU not spent anywhere; the peers show the budget: they read only the ' +
   'columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
@@ -102,11 +103,13 @@ const ENTRIES: readonly Entry[] = [
         'sample arrives once and moves a layer of counters as each window slides past it (the same profile after step 45: ' +
         '130.8 s, the ordered multisets 43 s of it). A mainnet-profile block pushes about 560 points (the top list\'s 100, ' +
         'whose window bounds move every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP); a ' +
-        'VWAP record encodes in 2.5-3 us, so encoding alone caps a replay near 700 blocks/s.',
+        'VWAP record encodes in 2.5-3 us, so encoding alone caps a replay near 700 blocks/s. Since that profile a streamed fee ' +
+        'window\'s close no longer sends the hour\'s samples to the kernel worker (step 48), and a group\'s forms are made ' +
+        'while the group before it commits (step 49): 89.6 s against 94.5 s for the hour in one interleaved pair.',
       close: 'Encoding each record once per block as wire text (every subscriber of a method gets the same bytes), the ' +
         'per-block objects as typed columns (most of the garbage), selections over fewer entries (a bucket sorted once it ' +
-        'stops changing; the fee window\'s percentiles found in one pass over sorted ranks), the serving thread not waiting ' +
-        'on the kernel worker for the fee windows\' statistics, and the load\'s own speed (it bounds the replay). ' + E2E_CLOSE,
+        'stops changing; the fee window\'s percentiles found in one pass over sorted ranks), and the load\'s own speed (it ' +
+        'bounds the replay). ' + E2E_CLOSE,
     }),
   },
   {
@@ -117,27 +120,23 @@ const ENTRIES: readonly Entry[] = [
         why: `Hourly peaks of resident memory: ${hours.join(', ')} MiB. The first hour and a quarter fills what is kept (15 minutes of ` +
           'transactions and trades, the market\'s blocks for the widest streamed trailing window, 1h, plus the cut, the hour-long fee ' +
           'window\'s incremental state, about 150 bytes a sample, the seven recommendation windows); the memory growth after it ' +
-          'slows and levels off. Breakdowns at session 28\'s code (the same replay run alone with process.memoryUsage and every ' +
-          'WebAssembly instance of the serving thread sampled every 2 s: one six-hour run before step 46, one four-hour run ' +
-          'after it): the serving thread\'s V8 heap stays at 250-290 MiB and its external memory (typed arrays plus its ' +
-          'WebAssembly memories) at 1,066-1,082 MiB at the second hour\'s peak and at the later ones: together +40 MiB from the ' +
-          'second hour to the fourth, while the resident set grew 308 MiB (2,142 -> 2,450). Of its WebAssembly memories, the ' +
-          'streams\' sets (the fee window\'s and the recommendation windows\') stop growing within the first hour; the account ' +
-          'keys\' dictionary swings between 74 and 170 MiB with its compactions (it grows to twice the keys in use, then a new ' +
-          'one is made and the old freed when collected). A third run (three hours, every WebAssembly memory of the process ' +
-          'counted from /proc/self/smaps) puts the growth in the worker threads\' WebAssembly heaps: from the second hour\'s peak ' +
-          'to the third\'s the resident set grew 213 MiB, the workers\' WebAssembly memories 189 of it (512 -> 701 MiB; the ' +
-          'serving thread\'s own 485 -> 466). Those are DuckDB-WASM\'s, which receives every per-block priority-fee record ' +
-          '(block fees, recommendation points of the seven windows, closed fee windows, ingestion timings: kept whole by design, ' +
-          'docs/semantics.md, Retention), and the kernel worker\'s (the split between the two is not measured); a WebAssembly ' +
-          'heap only grows. The growth slows after the fourth hour (2,421, ' +
-          '2,420, 2,442). Since step 46 the second hour is 2,195 MiB (2,198 in the run before), the later ones lower (2,442 ' +
-          'against 2,559).',
-        close: 'First the two workers\' heaps told apart (DuckDB-WASM\'s database size against the kernel worker\'s memory). ' +
-          'Then the priority-fee records bounded as the market\'s history is (kept for the retained span, or as typed columns ' +
-          'outside DuckDB-WASM, written to it only when an as-of answer needs them): that is the part that grows with the dump. ' +
-          'Then the account keys\' dictionary compacted before it doubles (a smaller swing), and the kernel worker\'s heap reset ' +
-          'when a window much larger than usual has passed.',
+          'slows and levels off. A breakdown of the same replay (session 29, four hours run alone, every WebAssembly memory of ' +
+          'the process counted apart from /proc/self/smaps every 2 s, with process.memoryUsage): the serving thread\'s heaps ' +
+          'and its WebAssembly memories are flat after the first hour (the streams\' sets stop growing within it; the account ' +
+          'keys\' dictionary swings between 74 and 170 MiB with its compactions: it grows to twice the keys in use, then a new ' +
+          'one is made and the old freed when collected). The kernel worker\'s memory stays at 68 MiB since step 48 (a streamed ' +
+          'fee window closed from its incremental statistics; before it, each hour\'s close sent every sample of the hour to ' +
+          'the worker, whose memory then stayed at 187 MiB after the first hour and 280 after the second: the hourly peaks of ' +
+          'that breakdown were 1,584 / 2,132 / 2,355 MiB, after step 48 1,434 / 1,928 / 2,071 / 2,154). What grows after the ' +
+          'second hour is DuckDB-WASM\'s heap: it starts about an hour in, when the writes it holds reach their threshold (~150 ' +
+          'MiB), and grows with the per-block priority-fee records it receives (block fees, the seven windows\' recommendation ' +
+          'points, closed fee windows, ingestion timings: kept whole by design, docs/semantics.md, Retention), about 25 MiB an ' +
+          'hour and in steps of 35-105 MiB as its tables take new storage: 232 MiB at the second hour\'s peak, 341 at the ' +
+          'third\'s, 378-402 in the fourth. A WebAssembly heap only grows.',
+        close: 'The priority-fee records bounded as the market\'s history is (kept for the retained span: deleted from DuckDB-WASM\'s ' +
+          'tables at the cut, or kept as typed columns outside it and written only when an as-of answer needs them, their as-of ' +
+          'answers before the cut then refused as the market\'s are): that is the part that grows with the dump; the rest is flat ' +
+          'after the first hour. Then the account keys\' dictionary compacted before it doubles (a smaller swing).',
       };
     },
   },
