@@ -105,9 +105,15 @@ const ENTRIES: readonly Entry[] = [
         'whose window bounds move every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP); a ' +
         'VWAP record encodes in 2.5-3 us, so encoding alone caps a replay near 700 blocks/s. Since that profile a streamed fee ' +
         'window\'s close no longer sends the hour\'s samples to the kernel worker (step 48), and a group\'s forms are made ' +
-        'while the group before it commits (step 49): 89.6 s against 94.5 s for the hour in one interleaved pair.',
+        'while the group before it commits (step 49): 89.6 s against 94.5 s for the hour in one interleaved pair. A profile ' +
+        'after them (92.7 s): the serving thread idle 1.9 s (11.5 before); garbage collection 12.1 s; encoding the pushed ' +
+        'records ~11.5 s (V8\'s number to string inside encodeFloat64 4.2 of it); the value buckets ~16 s (selection 5.8, ' +
+        'leave 3.6, copying a bucket\'s newest entries 2.7, append 1.9, add 1.4); the account keys 5.7 s (interning the kept ' +
+        'rows\' and the trades\' keys 3.8, and the compaction\'s scan of every segment\'s ids at each prune, once a minute of ' +
+        'chain time, 1.9).',
       close: 'Encoding each record once per block as wire text (every subscriber of a method gets the same bytes), the ' +
-        'per-block objects as typed columns (most of the garbage), selections over fewer entries (a bucket sorted once it ' +
+        'per-block objects as typed columns (most of the garbage), the dictionary\'s used keys counted as segments come and go ' +
+        'instead of scanned at every prune, selections over fewer entries (a bucket sorted once it ' +
         'stops changing; the fee window\'s percentiles found in one pass over sorted ranks), and the load\'s own speed (it ' +
         'bounds the replay). ' + E2E_CLOSE,
     }),
