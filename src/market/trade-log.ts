@@ -13,7 +13,7 @@ import type { TradeRow } from '../schema/tables.js';
 import { compareU64, wordsOf } from '../schema/u64-words.js';
 import { BlockUpdates, NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { TimeSlices, type Steps } from '../platform/event-loop.js';
-import { AccountKeys, compactKeys, keysMoved, type IdMove } from '../store/account-keys.js';
+import { AccountKeys, KeyCompaction, keysMoved, type IdMove } from '../store/account-keys.js';
 import { lowerBound } from '../windows/lower-bound.js';
 import { chunkTradesOf } from './chunk-trades.js';
 import { pairKey, type PairFilter } from './pairs.js';
@@ -95,6 +95,8 @@ export class TradeLog implements ChunkObserver {
   #segments: Segment[] = [];
   /** The signers of every segment, interned (compacted when retention has left most unused). */
   #signers = new AccountKeys();
+  /** When the signers' dictionary is worth compacting. */
+  readonly #compaction = new KeyCompaction();
   /** Every pair seen: pair id i is #pairs[i]. */
   readonly #pairs: { readonly base: string; readonly quote: string }[] = [];
   readonly #pairIds = new Map<string, number>();
@@ -178,7 +180,7 @@ export class TradeLog implements ChunkObserver {
     this.#cut = cut;
     const keep = this.#segments.findIndex((s) => s.lastTime >= cut);
     this.#segments = keep < 0 ? [] : this.#segments.slice(keep);
-    const compacted = compactKeys(this.#signers, this.#segments.map((s) => s.columns.signer));
+    const compacted = this.#compaction.compact(this.#signers, () => this.#segments.map((s) => s.columns.signer));
     if (compacted) {
       this.#signers = compacted.keys;
       this.#segments = this.#segments.map((s) => moved(s, compacted.keys, compacted.move));

@@ -24,7 +24,7 @@ import { tableText, type RowText } from '../ingest/chunk-text.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
 import { keepSignatures, sliceSignatures, type SignatureValues } from '../ingest/signature-values.js';
-import { AccountKeys, compactKeys, KEY_BATCH, keysMoved, type IdMove } from './account-keys.js';
+import { AccountKeys, KEY_BATCH, KeyCompaction, keysMoved, type IdMove } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 import { gather } from '../schema/u64-words.js';
 
@@ -270,6 +270,8 @@ export class TransactionSegments {
   #firstTime: bigint | undefined;
   /** The account keys every segment's spans index. */
   #keys = new AccountKeys();
+  /** When the dictionary is worth compacting (its keys in use counted once it could be). */
+  readonly #compaction = new KeyCompaction();
   /** Segments whose accounts are being read back from their file. */
   #reading = new WeakMap<ResidentTransactions, Promise<SpannedTransactions>>();
 
@@ -386,7 +388,7 @@ export class TransactionSegments {
    * (new id arrays: a reader holding older segments keeps their ids and dictionary).
    */
   #compactKeys(): void {
-    const compacted = compactKeys(this.#keys, this.#segments.flatMap((s) => [
+    const compacted = this.#compaction.compact(this.#keys, () => this.#segments.flatMap((s) => [
       ...[s.accounts, s.voteAccounts].flatMap((a) => (inFile(a) ? [] : [a.ids])), s.text.signer, s.text.program,
     ]));
     if (!compacted) return;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AccountKeys, KEY_BATCH } from '../../src/store/account-keys.js';
+import { AccountKeys, KEY_BATCH, KeyCompaction } from '../../src/store/account-keys.js';
 
 const encoder = new TextEncoder();
 
@@ -70,5 +70,33 @@ describe('AccountKeys', () => {
     const moved = compacted.internFrom(keys, some);
     expect(Array.from(moved, (id) => compacted.keyOf(id))).toEqual(Array.from(some, (id) => keys.keyOf(id)));
     expect(compacted.size).toBe(new Set(some).size);
+  });
+
+  it('is compacted when under half of it is in use, its keys in use counted again only once it holds twice the last count', () => {
+    const keys = new AccountKeys();
+    const key = (i: number) => `key-${i.toString(36).padStart(10, '0')}${'B'.repeat(20)}`;
+    const add = (from: number, to: number) => {
+      const { bytes, offsets } = column(Array.from({ length: to - from }, (_, i) => key(from + i)));
+      return intern(keys, bytes, offsets);
+    };
+    const first = add(0, 70_000);
+    const compaction = new KeyCompaction();
+    let counts = 0;
+    const lists = (held: Uint32Array[]) => () => (counts++, held);
+    // 60,000 of 70,000 in use: not worth it, and not counted again before the dictionary holds 120,000
+    expect(compaction.compact(keys, lists([first.subarray(0, 60_000)]))).toBeUndefined();
+    expect(compaction.compact(keys, lists([first.subarray(0, 10)]))).toBeUndefined();
+    const more = add(70_000, 119_999);
+    expect(compaction.compact(keys, lists([more]))).toBeUndefined();
+    expect(counts).toBe(1);
+    // at twice the last count, counted: 49,999 of 119,999 in use, so compacted to those, their ids moved
+    const last = add(119_999, 120_000);
+    const held = [more, last];
+    const compacted = compaction.compact(keys, lists(held))!;
+    expect(counts).toBe(2);
+    expect(compacted.keys.size).toBe(50_000);
+    const moved = compacted.move(more);
+    for (const j of [0, 1, 25_000, 49_998]) expect(compacted.keys.keyOf(moved[j]!)).toBe(key(70_000 + j));
+    expect(compacted.keys.keyOf(compacted.move(last)[0]!)).toBe(key(119_999));
   });
 });
