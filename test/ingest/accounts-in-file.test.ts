@@ -8,7 +8,9 @@
  *   - a bad key: the same rejected row and field as reading at load, every other row kept; a bad
  *     value of another column (the batch's lists read back for the row path) likewise;
  *   - a file whose column types send every batch to the row path: its accounts are read at load;
- *   - a file that changed after the load: the read back fails, naming the file.
+ *   - a file that changed after the load: the read back fails, naming the file;
+ *   - a replay leaves them in the file too, unless a local fee market is streamed when it starts
+ *     (its streams read every block's accounts): then they are read at once.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -210,6 +212,39 @@ describe('write-locked accounts left in the Parquet file', () => {
     } finally {
       await engine.close();
       await eager.engine.close();
+    }
+  });
+
+  it('a replay leaves them in the file unless a local fee market is streamed when it starts: the same answers either way', async () => {
+    const eager = await loaded(await writeDump('replay-eager'), { accountsInFile: false });
+    const replayed = async (path: string, streamed: string) => {
+      const engine = await createEngine({ minSamples: MIN_SAMPLES });
+      let pushes = 0;
+      await engine.subscribe(streamed as never, (streamed === ESTIMATE ? { accounts: HOT } : {}) as never, () => void pushes++);
+      const report = await engine.replay(path, { speed: Infinity, retain: 'all' });
+      expect(report.blocks).toBe(BLOCKS.length);
+      expect(pushes).toBeGreaterThan(0);
+      return engine;
+    };
+    const path = await writeDump('replayed');
+    const changed = await writeDump('replayed-changed');
+    const engines = [
+      await replayed(path, 'chain::priorityfee::block'), await replayed(path, ESTIMATE),
+      await replayed(changed, 'chain::priorityfee::block'), await replayed(changed, ESTIMATE),
+    ];
+    const [inFile, atOnce, inFileChanged, atOnceChanged] = engines as [Engine, Engine, Engine, Engine];
+    try {
+      const expected = await answers(eager.engine);
+      expect(await answers(inFile)).toEqual(expected);
+      expect(await answers(atOnce)).toEqual(expected);
+      // once the file has changed, only the replay that left them in it fails, reading them back
+      writeFileSync(join(changed, 'transactions-0.parquet'), 'PAR1 replaced PAR1');
+      const query = { accounts: HOT, lookback_slots: 150 };
+      const error = await callAny(inFileChanged, ESTIMATE, query).catch((e: unknown) => e);
+      expect(JSON.stringify(error)).toMatch(/transactions-0\.parquet.*changed/);
+      expect(await callAny(atOnceChanged, ESTIMATE, query)).toEqual(await callAny(eager.engine, ESTIMATE, query));
+    } finally {
+      await Promise.all([eager.engine.close(), ...engines.map((e) => e.close())]);
     }
   });
 
