@@ -50,7 +50,7 @@ function e2eStages(f: Figure): string {
     `${value(f, 'chainlens_load_s').toFixed(1)} s load), the profile puts ${pct(f, 'decode')} in decoding, ${pct(f, 'validate')} in row-by-row validation, ` +
     `${pct(f, 'compute')} in computing the methods' per-block state, ${pct(f, 'store')} in the store (DuckDB-WASM, in its own thread) and ${pct(f, 'other')} elsewhere ` +
     `(the pipeline, the calls, Node, GC). The serving thread, which bounds the load, was busy ${value(f, 'chainlens_serving_busy_s').toFixed(1)} s ` +
-    `in the profiled run (slower than the timed one): ${serving('decode')} decoding (mapping the Arrow batches the kernel worker decoded ` +
+    `in the profiled run (slower than the timed one): ${serving('decode')} decoding (mapping the Arrow batches the decoder worker decoded ` +
     `from Parquet, the column checks), ${serving('compute')} on the methods' per-block state, ` +
     `${serving('store')} making what the store keeps (the rows for DuckDB-WASM, the resident transactions), ${serving('other')} elsewhere ` +
     '(the pipeline\'s own passes over each chunk: its checks, accounts, text and slots; garbage collection; messages to the workers). Beside it the decoder worker decodes Parquet (parquet-wasm), the kernel worker makes the ' +
