@@ -17,7 +17,7 @@ import { DECODER_LINGER_MS, KERNELS_LINGER_MS, LARGE_WINDOW_SAMPLES, OnDemandWor
 import type { Platform } from './platform/platform.js';
 import { MarketEngine } from './market/engine.js';
 import { PriorityFeeEngine } from './priorityfee/engine.js';
-import { ESTIMATE_METHOD, RECENT_METHOD } from './priorityfee/local-fees.js';
+import { LOCAL_FEE_METHODS } from './priorityfee/local-fees.js';
 import { call, dispatchText, type DispatchTarget, type ExtraHandler, type ResponseEntry } from './rpc/dispatch.js';
 import { RpcError, toErrorObject } from './rpc/errors.js';
 import type { WireRecord } from './schema/encode.js';
@@ -125,9 +125,6 @@ function isRowsSource(source: ReplayInput): Iterable<IngestInput> | AsyncIterabl
   }
   return undefined;
 }
-
-/** The methods whose streams read every block's write-locked accounts (local fee markets). */
-const LOCAL_FEE_METHODS = [ESTIMATE_METHOD, RECENT_METHOD];
 
 /** Creates an engine on a platform. The store opens with the first ingest or load. */
 export async function createEngineOn(platform: Platform, options: EngineOptions = {}): Promise<Engine> {

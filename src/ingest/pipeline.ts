@@ -250,11 +250,12 @@ export class IngestPipeline {
       report.read += batch.read;
       report.rejections.push(...batch.rejections);
     }
+    const read = new ChunkColumns();
     const rejectRow = (table: TableName, i: number, field: string, message: string) =>
       report.rejections.push({ ...origin(parts[table]!, i), field, message });
     /** Rejects the rows that repeat an earlier row's key (the slot, then `keys`), naming the last key column. */
     const rejectRepeats = (table: TableName, slots: BigUint64Array, keys: readonly string[], keep: Uint8Array | undefined, what: string) => {
-      const columns = keys.map((c) => column<Uint32Array>(parts[table]!.table, c));
+      const columns = keys.map((c) => read.column<Uint32Array>(parts[table]!.table, c));
       for (const i of repeatedRows(slots, columns, keep)) {
         (keep ??= new Uint8Array(slots.length).fill(1))[i] = 0;
         const key = keys.map((c, k) => `${c} ${columns[k]![i]}`).join(', ');
@@ -273,7 +274,7 @@ export class IngestPipeline {
     const cuLimits = new Map<bigint, bigint | null>();
     const keep: Partial<Record<TableName, Uint8Array>> = {};
     if (parts.blocks) {
-      const { slots, times } = columns(parts.blocks.table, 'timestamp');
+      const { slots, times } = read.columns(parts.blocks.table, 'timestamp');
       keep.blocks = mask(slots.length, (i) => {
         if (stale(slots[i])) return rejectRow('blocks', i, 'slot', staleMessage(slots[i])), false;
         if (blockTime.has(slots[i])) return rejectRow('blocks', i, 'slot', `a second block row for slot ${slots[i]}`), false;
@@ -284,7 +285,7 @@ export class IngestPipeline {
     }
     if (parts.transactions) {
       // checked a block at a time: the rows of a slot share every check
-      const { slots } = columns(parts.transactions.table);
+      const { slots } = read.columns(parts.transactions.table);
       let out: Uint8Array | undefined;
       for (const [slot, from, to] of slotRuns(slots)) {
         const message = stale(slot) ? staleMessage(slot)
@@ -297,7 +298,7 @@ export class IngestPipeline {
       }
       keep.transactions = rejectRepeats('transactions', slots, ['index'], out, 'transaction');
     }
-    const tradeColumns = parts.trades && columns(parts.trades.table, 'timestamp');
+    const tradeColumns = parts.trades && read.columns(parts.trades.table, 'timestamp');
     if (tradeColumns) {
       const { slots, times } = tradeColumns;
       const out = mask(slots.length, (i) => {
@@ -360,7 +361,7 @@ export class IngestPipeline {
       } else unit[name] = table;
       report.ingested += table.numRows;
       if (name === 'tokens') continue;
-      const { slots, times } = columns(table, name === 'transactions' ? undefined : 'timestamp');
+      const { slots, times } = read.columns(table, name === 'transactions' ? undefined : 'timestamp');
       for (const [slot, from, to] of slotRuns(slots)) {
         const entry = slotRecords.get(slot);
         if (entry) entry.records += to - from;
@@ -497,23 +498,27 @@ function gather(batches: readonly ValidatedBatch[]): Partial<Record<TableName, T
 }
 
 /**
- * Columns of a chunk's tables read during its commit, each made once: a chunk's table spans several
- * batches (the file's, cut at block boundaries), so every `toArray` of it is a copy (~0.2 GB over
- * the hour's load when the checks and the per-slot counts each made their own).
+ * The columns of a chunk's tables that its commit reads, each copied out once and held for that
+ * commit only: a chunk's table spans several batches (the file's, cut at block boundaries), so every
+ * `toArray` of it is a copy (~0.2 GB over the hour's load when the checks and the per-slot counts
+ * each made their own). Read-only: a column may be shared with the table or another reader.
  */
-const readColumns = new WeakMap<Table, Map<string, ArrayLike<unknown>>>();
+class ChunkColumns {
+  readonly #read = new Map<Table, Map<string, ArrayLike<unknown>>>();
 
-/** Column `name` of `table` as one array (read-only: it may be shared with the table or another reader). */
-function column<T extends ArrayLike<unknown>>(table: Table, name: string): T {
-  let read = readColumns.get(table);
-  if (!read) readColumns.set(table, (read = new Map()));
-  let values = read.get(name);
-  if (!values) read.set(name, (values = table.getChild(name)!.toArray() as ArrayLike<unknown>));
-  return values as T;
-}
+  /** Column `name` of `table` as one array. */
+  column<T extends ArrayLike<unknown>>(table: Table, name: string): T {
+    let read = this.#read.get(table);
+    if (!read) this.#read.set(table, (read = new Map()));
+    let values = read.get(name);
+    if (!values) read.set(name, (values = table.getChild(name)!.toArray() as ArrayLike<unknown>));
+    return values as T;
+  }
 
-function columns(table: Table, time?: string): { slots: BigUint64Array; times?: BigInt64Array } {
-  return { slots: column<BigUint64Array>(table, 'slot'), times: time ? column<BigInt64Array>(table, time) : undefined };
+  /** The slot column of `table`, and its `time` column when named. */
+  columns(table: Table, time?: string): { slots: BigUint64Array; times?: BigInt64Array } {
+    return { slots: this.column<BigUint64Array>(table, 'slot'), times: time ? this.column<BigInt64Array>(table, time) : undefined };
+  }
 }
 
 /** A keep-mask (1 = keep) or undefined when every row is kept. */

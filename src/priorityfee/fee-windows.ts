@@ -226,6 +226,11 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
       this.#incremental.set(window, kept);
       kept.stats.add(runToEnd(gatherSamples(open.spans)));
     } else kept.stats.add(runToEnd(gatherSamples([{ columns, from: b, to: b + 1 }])));
+    return this.#recordFrom(kept, window, open);
+  }
+
+  /** The record of window `open` from its incremental statistics as they stand. */
+  #recordFrom(kept: IncrementalWindow, window: string, open: Readonly<OpenWindow>): WindowFeesRecord {
     return windowFeesRecordOf(kept.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
@@ -238,8 +243,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
    */
   #closedIncrementally(window: string, open: Readonly<OpenWindow>): WindowFeesRecord | undefined {
     const kept = this.#incremental.get(window);
-    if (kept?.start !== open.start) return undefined;
-    return windowFeesRecordOf(kept.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
+    return kept?.start === open.start ? this.#recordFrom(kept, window, open) : undefined;
   }
 
   async #record(window: string, open: Readonly<OpenWindow>): Promise<WindowFeesRecord> {

@@ -21,6 +21,8 @@ import type { BlockRef } from './store-queries.js';
 
 export const ESTIMATE_METHOD = 'chain::priorityfee::estimate';
 export const RECENT_METHOD = 'chain::priorityfee::recent';
+/** The local fee markets' methods: their streams read every block's write-locked accounts. */
+export const LOCAL_FEE_METHODS: readonly string[] = [ESTIMATE_METHOD, RECENT_METHOD];
 /** The most blocks a lookback spans: Solana's prioritization fee cache keeps 150. */
 export const MAX_LOOKBACK = 150;
 /** The most accounts one call takes (getRecentPrioritizationFees' limit). */
@@ -164,7 +166,7 @@ export class LocalFeeMarkets implements ChunkObserver {
    * only (the older blocks' fees do not change).
    */
   prepare(chunk: ChunkView): ChunkEffect {
-    const streamed = [ESTIMATE_METHOD, RECENT_METHOD].filter((m) => this.demand.has(m));
+    const streamed = LOCAL_FEE_METHODS.filter((m) => this.demand.has(m));
     const slots = chunk.transactionColumns?.slots ?? [];
     if (streamed.length === 0 || slots.length === 0) return { records: [], apply: () => undefined };
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
