@@ -126,25 +126,15 @@ const ENTRIES: readonly Entry[] = [
       return {
         why: `Hourly peaks of resident memory: ${hours.join(', ')} MiB. The first hour and a quarter fills what is kept (15 minutes of ` +
           'transactions and trades, the market\'s blocks for the widest streamed trailing window, 1h, plus the cut, the hour-long fee ' +
-          'window\'s incremental state, about 150 bytes a sample, the seven recommendation windows); the memory growth after it ' +
-          'slows and levels off. A breakdown of the same replay (session 29, four hours run alone, every WebAssembly memory of ' +
-          'the process counted apart from /proc/self/smaps every 2 s, with process.memoryUsage): the serving thread\'s heaps ' +
-          'and its WebAssembly memories are flat after the first hour (the streams\' sets stop growing within it; the account ' +
-          'keys\' dictionary swings between 74 and 170 MiB with its compactions: it grows to twice the keys in use, then a new ' +
-          'one is made and the old freed when collected). The kernel worker\'s memory stays at 68 MiB since step 48 (a streamed ' +
-          'fee window closed from its incremental statistics; before it, each hour\'s close sent every sample of the hour to ' +
-          'the worker, whose memory then stayed at 187 MiB after the first hour and 280 after the second: the hourly peaks of ' +
-          'that breakdown were 1,584 / 2,132 / 2,355 MiB, after step 48 1,434 / 1,928 / 2,071 / 2,154). What grows after the ' +
-          'second hour is DuckDB-WASM\'s heap: it starts about an hour in, when the writes it holds reach their threshold (~150 ' +
-          'MiB), and grows with the per-block priority-fee records it receives (block fees, the seven windows\' recommendation ' +
-          'points, closed fee windows, ingestion timings: kept whole by design, docs/semantics.md, Retention), about 25 MiB an ' +
-          'hour and in steps of 35-105 MiB as its tables take new storage: 232 MiB at the second hour\'s peak, 341 at the ' +
-          'third\'s, 378-402 in the fourth. A WebAssembly heap only grows.',
-        close: 'The priority-fee records bounded as the market\'s history is (deleted from DuckDB-WASM\'s tables at the cut, their ' +
-          'answers before it then refused or cut as the market\'s are): that is the part that grows with the dump; the rest is flat ' +
-          'after the first hour. Measured on DuckDB-WASM alone, such deletes bound its heap (docs/architecture.md, what comes ' +
-          'next 6: 299-305 MiB deleting at a cut against 492 growing over the same 240 batches of a 144-column table). Then the ' +
-          'account keys\' dictionary compacted before it doubles (a smaller swing).',
+          'window\'s incremental state, about 150 bytes a sample, the seven recommendation windows), and DuckDB-WASM starts about ' +
+          'an hour in, when the writes it holds reach their threshold. A breakdown of the replay (session 29, every WebAssembly ' +
+          'memory of the process counted apart from /proc/self/smaps): the serving thread\'s heaps and memories and the kernel ' +
+          'worker\'s are flat after the first hour (the account keys\' dictionary swings between 74 and 170 MiB with its ' +
+          'compactions). DuckDB-WASM\'s heap had grown with the method records (block fees, the seven windows\' recommendation ' +
+          'points, closed fee windows, ingestion timings), about 25 MiB an hour and in steps of 35-105 MiB; since step 52 ' +
+          'retention deletes them at its cut and a checkpoint frees their row groups (docs/semantics.md, Retention).',
+        close: 'The account keys\' dictionary compacted before it doubles (a smaller swing), and the writes DuckDB-WASM would take ' +
+          'held and cut in memory instead, so that a replay under retention never starts it (~150 MiB).',
       };
     },
   },

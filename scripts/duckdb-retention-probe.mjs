@@ -1,6 +1,6 @@
 // Does DuckDB-WASM (in memory) give back the memory of rows deleted at a moving cut? The question
 // behind bounding the priority-fee records by retention (docs/architecture.md, what comes next 6).
-// A 144-column table (a block fee record's width) fed BATCHES batches of 1,000 rows; MODE=keep keeps
+// A 144-column table (a block fee record's width) fed BATCHES batches of BATCH rows (1,000); MODE=keep keeps
 // every row, MODE=delete deletes the rows older than WINDOW batches after each insert, MODE=checkpoint
 // also runs CHECKPOINT every ten batches. Prints DuckDB's own count (duckdb_memory()) and the
 // process's WebAssembly memories' resident size (/proc/self/smaps: Linux only; the largest is
@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 const { openDuckDBNode } = await import(new URL('../dist/src/store/duckdb-node.js', import.meta.url).href);
 const c = await openDuckDBNode();
-const COLS = 144, BATCH = 1000, BATCHES = +(process.env.BATCHES || 300), WINDOW = +(process.env.WINDOW || 60);
+const COLS = 144, BATCH = +(process.env.BATCH || 1000), BATCHES = +(process.env.BATCHES || 300), WINDOW = +(process.env.WINDOW || 60);
 const mode = process.env.MODE || 'keep';
 await c.run(`CREATE TABLE t (slot BIGINT, ${Array.from({ length: COLS - 1 }, (_, i) => `c${i} DOUBLE`).join(', ')})`);
 const M = (x) => Math.round(x / 1048576);

@@ -36,7 +36,7 @@ import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, blockCounters, gatherSamples, withBlock, zeroCounters, type BlockSpan, type FeeCounters } from './fee-samples.js';
 import { FeeWindowStats } from './fee-window-stats.js';
-import type { PruneListener } from '../store/retention.js';
+import { recordsFrom, type PruneListener } from '../store/retention.js';
 import { newestFeeBlock, transactionBlocksSince, type BlockRef } from './store-queries.js';
 
 const METHOD = 'chain::priorityfee::fee';
@@ -315,9 +315,16 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     return record;
   }
 
-  /** The newest `limit` windows as of `at` (live when omitted), newest first. */
+  /** The newest `limit` windows as of `at` (live when omitted), newest first, down to retention's cut. */
   async windows(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<WindowFeesRecord[]> {
     if (!store || this.#newestSlot === undefined) return [];
+    const cut = recordsFrom(store, at);
+    const list = await this.#windowsAsOf(store, window, limit, at);
+    // the windows that ended by the cut were dropped with their transactions
+    return cut === undefined ? list : list.filter((r) => r.window_end > cut);
+  }
+
+  async #windowsAsOf(store: Store, window: string, limit: number, at: bigint | undefined): Promise<WindowFeesRecord[]> {
     if (at === undefined) this.#askedLive.add(window);
     // an answer listing closed windows makes the length eager, and those pending as published now
     const pending = limit > 1 ? this.#pending.get(window)!.slice() : [];

@@ -69,6 +69,11 @@ async function lookback(store: Store, blockFees: BlockFeesEngine, n: number, hor
   if (blocks.length === 0) return undefined;
   const held = store.prunedBefore;
   if (held !== undefined && blocks[0]!.timestamp < held) throw prunedHistory('at', 'transactions', { from: blocks[0]!.timestamp }, held);
+  // fewer than asked when blocks with transactions came before the cut: the older ones went with it
+  const first = store.firstTransactionTime;
+  if (held !== undefined && blocks.length < n && first !== undefined && first < held) {
+    throw prunedHistory('at', 'transactions', { before: blocks[0]!.timestamp }, held);
+  }
   return { blocks, ranges: await store.transactionRanges(blocks[0]!.slot, blocks.at(-1)!.slot) };
 }
 

@@ -25,6 +25,7 @@ import { RECO_WINDOWS, windowNanos } from '../schema/time.js';
 import { recordTableName } from '../store/ddl.js';
 import { rowToRecord } from '../store/record-arrow.js';
 import { sqlInteger } from '../store/sql.js';
+import { recordsFrom } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { lowerBound } from '../windows/lower-bound.js';
@@ -142,9 +143,16 @@ export class RecommendationsEngine implements ChunkObserver {
     };
   }
 
-  /** The newest `limit` points of `window` as of `at` (live when omitted), newest first. */
+  /** The newest `limit` points of `window` as of `at` (live when omitted), newest first, down to retention's cut. */
   async recommendations(store: Store | undefined, window: string, limit: number, at?: bigint): Promise<RecommendationRecord[]> {
     if (!store) return [];
+    const cut = recordsFrom(store, at);
+    const points = await this.#pointsAsOf(store, window, limit, at);
+    // the points of blocks before the cut were dropped with their transactions
+    return cut === undefined ? points : points.filter((r) => r.timestamp >= cut);
+  }
+
+  async #pointsAsOf(store: Store, window: string, limit: number, at: bigint | undefined): Promise<RecommendationRecord[]> {
     const history = this.#windows.get(window)!;
     // the answer is as of the blocks published at the call, even when its points are made after a
     // commit in progress (so that it agrees with the other answers of its batch)

@@ -97,6 +97,15 @@ export const RECORD_TABLES: Readonly<Record<string, SqlTable>> = Object.fromEntr
   }),
 );
 
+/**
+ * What retention drops of each database table at a cut (docs/semantics.md, Retention): the rows of
+ * blocks before it, and the fee windows that ended by it. Tokens are kept whole.
+ */
+export const CUT_ROWS: Readonly<Record<string, (cut: string) => string>> = {
+  ...Object.fromEntries([CANONICAL_TABLES.blocks, ...Object.values(RECORD_TABLES)].map((t) => [t.name, (cut: string) => `"timestamp" < ${cut}`])),
+  [recordTableName(WindowFees)]: (cut) => `window_end <= ${cut}`,
+};
+
 /** `CREATE TABLE IF NOT EXISTS` for a store table. */
 export function createTableSql(table: SqlTable): string {
   const columns = table.columns.map((c) => `${sqlIdent(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);

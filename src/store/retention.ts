@@ -8,8 +8,8 @@
  * By default an engine keeps everything, so as-of queries reach the first block. With `retain: R`
  * the cut moves, as blocks arrive, to the newest block's time minus R (in steps of at most a minute
  * of chain time, so a prune runs once per step, not per block): the store drops the transactions
- * before it, and the listeners drop their own history (the market's blocks, candles and trades,
- * market/engine.ts), so
+ * before it and the method records of those blocks, and the listeners drop their own history (the
+ * market's blocks, candles and trades, market/engine.ts), so
  * memory is bounded by R and the live windows, not by the data. An answer that would need pruned
  * history is refused (-32602, `prunedHistory`), never answered from part of it. A replay brings its
  * own retention for its duration; the shortest in force wins.
@@ -17,6 +17,7 @@
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import { invalidParam, type RpcError } from '../rpc/errors.js';
 import { durationNanos, NS_PER_SECOND } from '../schema/time.js';
+import { sqlInteger } from './sql.js';
 import type { Store } from './store.js';
 
 /** The shortest retention: the longest span of transactions a live answer reads (the top_txs window). */
@@ -53,6 +54,22 @@ const unixSeconds = (ns: bigint) => Number(ns / 1_000_000n) / 1000;
 export function prunedHistory(param: string, what: string, need: { from: bigint } | { before: bigint }, cutNs: bigint): RpcError {
   const needs = 'from' in need ? `from ${unixSeconds(need.from)} (Unix s) on` : `before ${unixSeconds(need.before)} (Unix s)`;
   return invalidParam(param, `the answer needs the ${what} ${needs}, but those before ${unixSeconds(cutNs)} were pruned (retain option)`);
+}
+
+/**
+ * The cut of the method records (docs/semantics.md, Retention): those of blocks before it are
+ * dropped with the transactions, so a list of them ends there, and an answer as of a time at or
+ * before it is refused (-32602 on `at`). Undefined when nothing was cut.
+ */
+export function recordsFrom(store: Store, at?: bigint): bigint | undefined {
+  const cut = store.prunedBefore;
+  if (cut !== undefined && at !== undefined && at <= cut) throw prunedHistory('at', 'records', { before: at }, cut);
+  return cut;
+}
+
+/** The SQL conditions of a stored record list's rows as of `at` (block time before it), from the cut on. */
+export function heldRowsAsOf(at: bigint | undefined, cut: bigint | undefined): string[] {
+  return [...(at === undefined ? [] : [`"timestamp" < ${sqlInteger(at)}`]), ...(cut === undefined ? [] : [`"timestamp" >= ${sqlInteger(cut)}`])];
 }
 
 /** Prunes the store's transactions behind the newest block; see the module comment. */

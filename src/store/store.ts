@@ -23,12 +23,12 @@
 import { Table, tableToIPC } from 'apache-arrow';
 import type { RecordSchema } from '../schema/records.js';
 import type { BlockRow, TokenRow } from '../schema/tables.js';
-import { CANONICAL_TABLES, RECORD_TABLES, STORE_TABLES, createTableSql, recordTableName, type SqlCanonicalTable, type SqlTable } from './ddl.js';
+import { CANONICAL_TABLES, CUT_ROWS, RECORD_TABLES, STORE_TABLES, createTableSql, recordTableName, type SqlCanonicalTable, type SqlTable } from './ddl.js';
 import { conformToSql } from './ipc.js';
 import { recordsToTable } from './record-arrow.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
-import { sqlIdent, sqlInteger, sqlString } from './sql.js';
+import { sqlIdent, sqlInteger, sqlString, sqlWhere } from './sql.js';
 import type { AccountKeys } from './account-keys.js';
 import { TransactionSegments, type BlockRange, type ResidentTransactions, type SegmentRange } from './transaction-segments.js';
 
@@ -93,10 +93,6 @@ interface Write {
   readonly bytes: number;
   readonly data: Table | RecordRows;
   readonly key?: readonly string[];
-}
-
-function whereClause(conditions: readonly string[]): string {
-  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
 }
 
 /** A DuckDB-WASM store on one connection. Create it with `openStore`. */
@@ -239,15 +235,29 @@ export class Store {
   }
 
   /**
-   * Drops the transactions of the blocks with timestamp < cutNs (the raw rows: nearly all of the
-   * store's memory), so a store pruned as it goes holds the retained span of them.
-   * Blocks, tokens and the method records (a row or a few per block) stay. A later cut only moves
-   * forward. The resident segments know their blocks' times: the database is not started for it.
+   * Drops what a cut leaves behind (docs/semantics.md, Retention): the transactions of the blocks
+   * with timestamp < cutNs (the raw rows: nearly all of the store's memory) at once, and in the
+   * database, in the queue (nobody waits for it), the rows `CUT_ROWS` names: the blocks and the
+   * method records of those blocks. The database is not started for it: one that starts later
+   * drops them after its first flush. A later cut only moves forward. Tokens stay.
    */
   async prune(cutNs: bigint): Promise<void> {
     if (this.#prunedBefore !== undefined && cutNs <= this.#prunedBefore) return;
     this.#prunedBefore = cutNs;
     this.#transactions.pruneBefore(cutNs);
+    if (this.#started) this.#dropCut();
+  }
+
+  /**
+   * Queues the deletion of the database rows before the cut (see prune), then a checkpoint: an
+   * in-memory table frees deleted rows only when a checkpoint rewrites their row groups (122,880
+   * rows each: half a day of blocks), so without it the heap grew as if nothing were deleted
+   * (scripts/duckdb-retention-probe.mjs). A failure fails the store.
+   */
+  #dropCut(): void {
+    const cut = sqlInteger(this.#prunedBefore!);
+    const statements = Object.entries(CUT_ROWS).map(([table, rows]) => `DELETE FROM ${sqlIdent(table)} WHERE ${rows(cut)}`);
+    void this.#queued(() => this.#connection!.run([...statements, 'CHECKPOINT'].join(';\n')), true);
   }
 
   /** The dictionary of account keys a commit's write-locked accounts are interned into (residentTransactions). */
@@ -256,8 +266,9 @@ export class Store {
   }
 
   /**
-   * Transactions of blocks before this time have been pruned (undefined: none ever were); the
-   * market's history (its trades too) is pruned at the same cut (Retention).
+   * Transactions of blocks before this time have been pruned (undefined: none ever were), and the
+   * records of those blocks; the market's history (its trades too) is pruned at the same cut
+   * (Retention).
    */
   get prunedBefore(): bigint | undefined {
     return this.#prunedBefore;
@@ -266,7 +277,7 @@ export class Store {
   /** Known tokens sorted by mint, or the one token with `mint`. */
   async tokens(query: { readonly mint?: string } = {}): Promise<TokenRow[]> {
     const where = query.mint === undefined ? [] : [`mint = ${sqlString(query.mint)}`];
-    return (await this.rows(`SELECT * FROM tokens${whereClause(where)} ORDER BY mint`)) as unknown as TokenRow[];
+    return (await this.rows(`SELECT * FROM tokens${sqlWhere(where)} ORDER BY mint`)) as unknown as TokenRow[];
   }
 
   /** Blocks with fromNs <= timestamp < toNs, by slot ascending. */
@@ -388,6 +399,7 @@ export class Store {
       this.#connection = opened;
     }, true);
     void this.#flushHeld();
+    if (this.#prunedBefore !== undefined) this.#dropCut();
   }
 
   #plan(unit: CommitUnit, records: readonly RecordRows[]): Write[] {

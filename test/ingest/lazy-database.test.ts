@@ -15,6 +15,7 @@ import { createEngineOn, type Engine, type EngineOptions } from '../../src/engin
 import { METHOD_TABLE } from '../../src/methods/index.js';
 import { nodePlatform } from '../../src/platform/node.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
+import { cutAfter, heldPart } from '../helpers/retention.js';
 
 const blocks = [...generateBlocks({ minutes: 3, txPerBlock: 8, seed: 'lazy-database' })];
 const PAST_THE_END = encodeTimestamp(blocks.at(-1)!.block.timestamp + 1_000_000_000n);
@@ -169,8 +170,45 @@ describe('priority fees as of a time', () => {
     const early = { window: '5m' as const, at: encodeTimestamp(times[60]!) };
     expect(retained.asked()).toBe(0);
     await expect(retained.engine.call('chain::priorityfee::top_txs', early)).rejects.toThrow(/were pruned \(retain option\)/);
-    // the block fees, which retention keeps, answer as of any time
-    expect(await retained.engine.call('chain::priorityfee::block', { limit: 5, at: encodeTimestamp(times[60]!) }))
+    // the block fees went with their transactions; those after the cut answer from memory
+    await expect(retained.engine.call('chain::priorityfee::block', { limit: 5, at: encodeTimestamp(times[60]!) })).rejects.toThrow(/needs the records/);
+    expect(await retained.engine.call('chain::priorityfee::block', { limit: 5, at: encodeTimestamp(times.at(-60)!) }))
       .toHaveLength(5);
+    expect(retained.asked()).toBe(0);
+  }, 60_000);
+
+  it('under retention, a database started early lists the records from the cut on, and a lookback reaching behind it is refused', async () => {
+    // 16 minutes, 10 kept: the retained span holds more blocks than memory keeps once the database holds them (1,000)
+    const longer = [...generateBlocks({ minutes: 16, txPerBlock: 2, seed: 'retention-database' })];
+    const at0 = longer.map((b) => b.block.timestamp);
+    const locked = busiestAccounts(longer, 3);
+    const kept = await engineWith(() => nodePlatform.openSql());
+    const retained = await engineWith(() => nodePlatform.openSql(), { retain: '10m' });
+    engines.push(kept.engine, retained.engine);
+    await feed(retained.engine, longer.slice(0, 30));
+    await retained.engine.call('chain::market::ingestion', { at: encodeTimestamp(at0[29]!) }); // the database starts
+    expect(retained.asked()).toBe(1);
+    await feed(retained.engine, longer.slice(30));
+    await feed(kept.engine, longer);
+    const cut = cutAfter(at0.at(-1)!, 10n * 60_000_000_000n);
+    const afterCut = at0.findIndex((t) => t >= cut);
+    expect(afterCut + 100).toBeLessThan(longer.length - 1000);
+    // as of a time 100 blocks after the cut, before the newest 1,000: read from the database
+    const at = encodeTimestamp(at0[afterCut + 100]! + 1n);
+    for (const [method, params] of [
+      ['chain::priorityfee::block', { limit: 1000 }], ['chain::market::ingestion', { limit: 300 }],
+      ['chain::priorityfee::fee', { window: '1m', limit: 1000 }], ['chain::priorityfee::recommendation', { window: '1m', limit: 1000 }],
+    ] as const) {
+      const full = (await answer(kept.engine, method, { ...params, at })) as Record<string, unknown>[];
+      const held = heldPart(method, full, cut);
+      expect(held.length, method).toBeLessThan(full.length);
+      expect(held.length, method).toBeGreaterThan(0);
+      expect(await answer(retained.engine, method, { ...params, at }), method).toEqual(held);
+    }
+    // the newest 150 blocks before it reach behind the cut: refused, not answered from the 101 after it
+    const estimate = { accounts: locked, lookback_slots: 150, at };
+    await expect(retained.engine.call('chain::priorityfee::estimate', estimate)).rejects.toThrow(/needs the transactions before .* were pruned/);
+    expect(await retained.engine.call('chain::priorityfee::estimate', { ...estimate, lookback_slots: 50 }))
+      .toEqual(await kept.engine.call('chain::priorityfee::estimate', { ...estimate, lookback_slots: 50 }));
   }, 60_000);
 });

@@ -37,6 +37,8 @@ const bySlotDesc = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0);
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** The methods whose history retention drops with the transactions. */
 export const MARKET_HISTORY = new Set(['block', 'ohlcv', 'volume', 'vwap', 'twap', 'trades'].map((m) => `chain::market::${m}`));
+/** The methods listing stored records: retention drops those of blocks before the cut (and the fee windows ended by it). */
+export const RECORD_LISTS = new Set(['chain::priorityfee::block', 'chain::priorityfee::fee', 'chain::priorityfee::recommendation', 'chain::market::ingestion']);
 const before = (at: bigint | undefined) => (time: bigint) => at === undefined || time < at;
 
 export class Oracle {
@@ -62,22 +64,24 @@ export class Oracle {
     const pairMatch = (x: { base: string; quote: string }) =>
       (params.base === undefined || x.base === params.base) && (params.quote === undefined || x.quote === params.quote);
     const fees = this.#feeBlocks.filter((b) => kept(b.time));
-    // retention drops the market's history before the cut (no window was live when it pruned, so its
-    // blocks too): lists end there; an `at` at or before it, and a window reaching behind it, are refused
-    const cut = MARKET_HISTORY.has(method) ? this.transactionsFrom() : undefined;
+    // retention drops the market's history and the stored records before the cut (no window was live
+    // when it pruned, so the market's blocks too): lists end there; an `at` at or before it, and a
+    // window reaching behind it, are refused
+    const cut = MARKET_HISTORY.has(method) || RECORD_LISTS.has(method) ? this.transactionsFrom() : undefined;
     const held = (time: bigint) => cut === undefined || time >= cut;
     if (cut !== undefined && at !== undefined && at <= cut) return { error: -32602, param: 'at' };
     switch (method) {
       case 'chain::priorityfee::block':
-        return fees.slice().reverse().slice(0, limit(1)).map(blockFeesRecord);
+        return fees.filter((b) => held(b.time)).reverse().slice(0, limit(1)).map(blockFeesRecord);
       case 'chain::priorityfee::fee': {
         const window = params.window ?? '1m';
         const newest = fees[fees.length - 1];
         if (at !== undefined && newest && this.#pruned(windowFloor(newest.time, windowLength(window)))) return { error: -32602, param: 'at' };
-        return feeWindows(window, fees, this.#settings).slice(0, limit(1));
+        const ended = (b: FeeBlock) => !held(windowFloor(b.time, windowLength(window)) + windowLength(window) - 1n);
+        return feeWindows(window, fees.filter((b) => !ended(b)), this.#settings).slice(0, limit(1));
       }
       case 'chain::priorityfee::recommendation':
-        return this.#recommendationsOf(params.window ?? '1m').slice(0, fees.length).reverse().slice(0, limit(1));
+        return this.#recommendationsOf(params.window ?? '1m').slice(0, fees.length).filter((_, j) => held(fees[j]!.time)).reverse().slice(0, limit(1));
       case 'chain::priorityfee::top_txs': {
         const newest = fees[fees.length - 1];
         if (at !== undefined && newest && this.#pruned(newest.time + 1n - windowLength('5m'))) return { error: -32602, param: 'at' };
@@ -129,14 +133,14 @@ export class Oracle {
           .sort((a, b) => text(a.mint, b.mint))
           .map(tokenRecord);
       case 'chain::market::ingestion':
-        return this.ingestion(at).slice(0, at === undefined ? 300 : Infinity).slice(0, limit(60));
+        return this.ingestion(at, cut).slice(0, at === undefined ? 300 : Infinity).slice(0, limit(60));
       default:
         throw new Error(`no oracle for ${method}`);
     }
   }
 
-  /** The deterministic fields of chain::market::ingestion (all but started_at and took), newest slot first. */
-  ingestion(at?: bigint): Wire[] {
+  /** The deterministic fields of chain::market::ingestion (all but started_at and took), newest slot first, of the slots from `from` on. */
+  ingestion(at?: bigint, from?: bigint): Wire[] {
     const slots = new Map<bigint, { time: bigint; records: number }>();
     const add = (slot: bigint, time: bigint) => {
       const entry = slots.get(slot);
@@ -147,7 +151,7 @@ export class Oracle {
     for (const tx of this.#data.transactions) add(tx.slot, 0n);
     for (const t of this.#data.trades) add(t.slot, t.timestamp);
     return [...slots]
-      .filter(([, s]) => at === undefined || s.time < at)
+      .filter(([, s]) => (at === undefined || s.time < at) && (from === undefined || s.time >= from))
       .sort(([a], [b]) => bySlotDesc(a, b))
       .map(([slot, s]) => ({ id: ids.ingestion(slot), slot: wireInt(slot), timestamp: wireTime(s.time), batches: '1', records: wireInt(s.records) }));
   }

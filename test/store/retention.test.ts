@@ -1,8 +1,8 @@
 /**
  * The `retain` option: an engine that prunes its history answers every query as an engine that keeps
- * everything (the oracle here) does, cut at the horizon (docs/semantics.md, Retention): the priority
- * fee records whole, the market's entries from the cut on; the as-of queries that would need pruned
- * transactions or market blocks are refused (-32602 on `at`).
+ * everything (the oracle here) does, cut at the horizon (docs/semantics.md, Retention): the market's
+ * entries and the method records from the cut on; the as-of queries that would need pruned
+ * transactions, records or market blocks are refused (-32602 on `at`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,8 @@ import { RpcError } from '../../src/rpc/errors.js';
 import { encodeTimestamp } from '../../src/schema/encode.js';
 import { windowNanos } from '../../src/schema/time.js';
 import { collect } from '../helpers/fee-oracle.js';
+import { cutAfter, heldPart, nsOf } from '../helpers/retention.js';
+import { RECORD_LISTS } from '../oracle/oracle.js';
 import { LAW_SUBSCRIPTIONS } from '../stream/law.js';
 
 const MINUTE = 60_000_000_000n;
@@ -90,34 +92,12 @@ async function refusal(promise: Promise<unknown>): Promise<RpcError> {
 }
 
 /** 9 minutes ingested, 5 kept: history from (newest - 5m) rounded down to the minute on is held. */
-const CUT = newest - 5n * MINUTE - ((newest - 5n * MINUTE) % MINUTE);
-const nsOf = (wire: unknown) => BigInt(Date.parse(String(wire).slice(0, 19) + 'Z')) * 1_000_000n + BigInt(String(wire).slice(20, 29));
-
-/**
- * The part of the full answer an engine pruned at CUT lists (no window was live when it pruned, so
- * it kept market blocks from CUT on): market entries from the cut on, candles that end after it,
- * trailing points whose whole window starts at or after it; the priority-fee records whole.
- */
-function heldPart(method: string, records: Record<string, unknown>[]): Record<string, unknown>[] {
-  switch (method) {
-    case 'chain::market::block':
-    case 'chain::market::trades':
-      return records.filter((r) => nsOf(r.timestamp) >= CUT);
-    case 'chain::market::ohlcv':
-      return records.filter((r) => nsOf(r.window_end) > CUT);
-    case 'chain::market::volume':
-    case 'chain::market::vwap':
-    case 'chain::market::twap':
-      return records.filter((r) => nsOf(r.window_start) >= CUT);
-    default:
-      return records;
-  }
-}
-
+const CUT = cutAfter(newest, 5n * MINUTE);
 /** Why the pruned engine refuses a query as of `at` (what it would need), or undefined when it answers. */
 function prunedNeed(method: string, params: Record<string, unknown>, at: bigint): string | undefined {
   const width = params.window === undefined ? 0n : windowNanos(String(params.window));
   if (method.startsWith('chain::market::') && method !== 'chain::market::token' && method !== 'chain::market::ingestion' && at <= CUT) return 'history before';
+  if (RECORD_LISTS.has(method) && at <= CUT) return 'records';
   if (method === 'chain::market::ohlcv' && at - 1n - ((at - 1n) % width) < CUT) return 'market blocks';
   if (['chain::market::volume', 'chain::market::vwap', 'chain::market::twap'].includes(method) && at - width < CUT) return 'market blocks';
   // the methods whose as-of answer reads transactions: the fee window's start, the top list's 5 minutes,
@@ -134,16 +114,17 @@ const LOCAL_FEES = ['chain::priorityfee::estimate', 'chain::priorityfee::recent'
 
 describe('retain', () => {
   it('live answers are those of an engine that keeps everything, lists cut at the horizon', async () => {
-    let cut = 0;
+    const cut = new Set<string>();
     for (const [method, params] of QUERIES) {
       const query = limited(method, params);
       const full = (await answer(kept, method, query)) as Record<string, unknown>[];
-      const held = heldPart(method, full);
+      const held = heldPart(method, full, CUT);
       expect(await answer(pruned, method, query), method).toEqual(held);
-      if (held.length < full.length) cut++;
+      if (held.length < full.length) cut.add(method);
     }
-    // the market's lists did reach back past the cut, else the check above proves nothing
-    expect(cut).toBeGreaterThanOrEqual(5);
+    // the market's and the records' lists did reach back past the cut, else the check above proves nothing
+    expect(cut.size, [...cut].join()).toBeGreaterThanOrEqual(7);
+    for (const method of [...RECORD_LISTS].filter((m) => m !== 'chain::market::ingestion')) expect(cut, method).toContain(method);
   });
 
   it('a live trailing window wider than the history held is refused on `window`, as its stream is', async () => {
@@ -167,7 +148,7 @@ describe('retain', () => {
         const need = prunedNeed(method, params, at);
         if (need === undefined) {
           const full = (await answer(kept, method, query)) as Record<string, unknown>[];
-          expect(await answer(pruned, method, query), `${method} at ${query.at}`).toEqual(heldPart(method, full));
+          expect(await answer(pruned, method, query), `${method} at ${query.at}`).toEqual(heldPart(method, full, CUT));
           continue;
         }
         const error = await refusal(pruned.call(method, query));
@@ -186,6 +167,7 @@ describe('retain', () => {
     expect(refusedFor.get('transactions')).toBeGreaterThanOrEqual(2);
     expect(refusedFor.get('history before')).toBeGreaterThanOrEqual(8);
     expect(refusedFor.get('market blocks')).toBeGreaterThanOrEqual(1);
+    expect(refusedFor.get('records')).toBeGreaterThanOrEqual(4);
   });
 
   it('a trailing window live before the cut moves keeps the blocks it reads, wider than retention or not', async () => {
@@ -249,7 +231,10 @@ describe('retain', () => {
       const gone = await refusal(fee(end - 16n * MINUTE));
       expect(gone.data).toEqual({ param: 'at' });
       const held = end - 14n * MINUTE;
-      const expected = expectedAsOf('chain::priorityfee::fee', held, long);
+      // the windows that ended by the cut went with their transactions
+      const cut = cutAfter(end, 15n * MINUTE);
+      const expected = (expectedAsOf('chain::priorityfee::fee', held, long) as { window_end: string }[]).filter((w) => nsOf(w.window_end) > cut);
+      expect(expected.length).toBeGreaterThan(0);
       expect(asOfFields('chain::priorityfee::fee', (await fee(held)) as Record<string, unknown>[])).toEqual(expected);
       // 6 more minutes: under the replay's 15m they would prune past `held`; the engine's own setting keeps them
       const rest = long.slice(replayed.length);

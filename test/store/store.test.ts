@@ -267,24 +267,50 @@ describe('Store queries', () => {
 });
 
 describe('Store.prune', () => {
-  it('drops the transactions of the blocks before the cut and keeps everything else', async () => {
+  /** A block's fee record, at the block's time. */
+  const feeRecordOf = (slot: bigint): RecordRows => {
+    const rows = blockFeeRows([Number(slot)], slot, [1]);
+    return { ...rows, records: rows.records.map((r) => ({ ...r, timestamp: slotNs(slot) })) };
+  };
+  /** What a store holds: its resident transactions' first slot and count, blocks, fee records and tokens. */
+  const holdings = async (store: Store) => {
+    const transactions = await residentRows(store, 0n, 100n);
+    const [row] = await store.rows(
+      `SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT min(slot) FROM blocks) AS b, (SELECT count(*) FROM tokens) AS tokens,` +
+        ` (SELECT count(*) FROM ${recordTableName(BlockFees)}) AS nf, (SELECT min(slot) FROM ${recordTableName(BlockFees)}) AS f`,
+    );
+    return { t: transactions.slots[0], nt: transactions.slots.length, ...row };
+  };
+  const fill = async (store: Store, behind: boolean) => {
+    await store.commit({ tokens: canonicalTable('tokens', [token(SOL, 'SOL', 9)]) }, [], { behind });
+    for (let slot = 1n; slot <= 10n; slot++) await store.commit(unitOf(generateBlock(slot, 3, 2)), [feeRecordOf(slot)], { behind });
+  };
+
+  it('drops the transactions, blocks and records of the blocks before the cut, and keeps the tokens', async () => {
     const store = await openStore(await openDuckDBNode());
     try {
-      await store.commit({ tokens: canonicalTable('tokens', [token(SOL, 'SOL', 9)]) });
-      for (let slot = 1n; slot <= 10n; slot++) await store.commit(unitOf(generateBlock(slot, 3, 2)));
+      await fill(store, false);
       expect(store.prunedBefore).toBeUndefined();
+      expect(await holdings(store)).toEqual({ t: 1n, nt: 30, nb: 10n, b: 1n, tokens: 1n, nf: 10n, f: 1n });
 
-      await store.prune(slotNs(6n) - 1n); // the transactions of slots 1..5 go
-      const counts = async () => {
-        const transactions = await residentRows(store, 0n, 100n);
-        const [row] = await store.rows('SELECT (SELECT count(*) FROM blocks) AS nb, (SELECT count(*) FROM tokens) AS tokens');
-        return { t: transactions.slots[0], nt: transactions.slots.length, ...row };
-      };
-      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, tokens: 1n });
+      await store.prune(slotNs(6n) - 1n); // slots 1..5 go
+      expect(await holdings(store)).toEqual({ t: 6n, nt: 15, nb: 5n, b: 6n, tokens: 1n, nf: 5n, f: 6n });
       expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
       await store.prune(slotNs(3n)); // a cut never moves back
       expect(store.prunedBefore).toBe(slotNs(6n) - 1n);
-      expect(await counts()).toEqual({ t: 6n, nt: 15, nb: 10n, tokens: 1n });
+      expect(await holdings(store)).toEqual({ t: 6n, nt: 15, nb: 5n, b: 6n, tokens: 1n, nf: 5n, f: 6n });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a database that starts after the cut drops what it was held for before it', async () => {
+    const store = openStore(() => openDuckDBNode());
+    try {
+      await fill(store, true);
+      await store.prune(slotNs(4n)); // slot 4's block is at the cut: kept
+      expect(store.started).toBe(false);
+      expect(await holdings(store)).toEqual({ t: 4n, nt: 21, nb: 7n, b: 4n, tokens: 1n, nf: 7n, f: 4n });
     } finally {
       await store.close();
     }

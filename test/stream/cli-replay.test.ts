@@ -19,10 +19,11 @@ vi.mock('../../src/index.node.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/index.node.js')>();
   const createEngine: typeof actual.createEngine = async (...args) => {
     const engine: Engine = await actual.createEngine(...args);
+    let first: string | undefined; // the replay's first block's time
+    await engine.subscribe('chain::market::ingestion', {}, (push) => void (first ??= push.block?.timestamp));
     const close = engine.close.bind(engine);
     engine.close = async () => {
-      const [first] = (await engine.call('chain::priorityfee::fee', { window: '1m', limit: 1000 })).slice(-1) as { window_start: string }[];
-      const at = Math.floor(Date.parse(first!.window_start) / 1000) + 30;
+      const at = Math.floor(Date.parse(first!) / 1000) + 30;
       asOf.push(await engine.call('chain::priorityfee::fee', { window: '1m', at }).then(
         (result) => ({ ok: true as const, result }), (error: { rpc?: unknown }) => ({ ok: false as const, error: error.rpc ?? error }),
       ));
