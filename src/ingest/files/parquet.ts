@@ -91,7 +91,9 @@ export async function* readParquet(
       throw named(error, told ? '' : 'not a readable Parquet file (the decoder failed on its bytes): ');
     }
   };
-  let opened = await open(keyListsInFile && !('bytes' in location), textHeld);
+  // only a transactions file leaves columns with the decoder: another one named by its table is opened whole at once
+  const mayLeave = context.table === undefined || context.table === 'transactions';
+  let opened = await open(mayLeave && keyListsInFile && !('bytes' in location), mayLeave && textHeld);
   let { handle } = opened;
   try {
     const schema = tableFromIPC(opened.schema).schema;

@@ -167,3 +167,24 @@ it('a load holding the text names a bad signer\'s row and field, as reading it w
   const taken = await sample.deferred!.text!.take(Uint32Array.from([Number(sample.rowNumbers![0]) - 1]));
   expect(signatureAt(taken[0]!, 0)).toBe(ROWS[Number(sample.rowNumbers![0]) - 1]!.signature);
 });
+
+it('a file named by another table is opened once, whole: only a transactions file leaves its text with the decoder', async () => {
+  const path = join(dir, 'trades.parquet');
+  const writer = await createTableFileWriter(path, 'parquet', 'trades', { rowGroupRows: ROW_GROUP });
+  await writer.write(ROWS.slice(0, 300).map((row, i) => ({
+    signature: row.signature, signer: row.signer, slot: row.slot, tx_index: row.index, fill_index: 0, timestamp: 1_700_000_000_000_000_000n + row.slot,
+    base: KEYS[0]!, quote: KEYS[1]!, base_amount: BigInt(i + 1), quote_amount: 5n, base_decimals: 9, quote_decimals: 6, is_buy: i % 2 === 0,
+  })));
+  await writer.close();
+  const decoder = createParquetDecoder();
+  const asked: Parameters<ParquetDecoder['open']>[1][] = [];
+  const counting: ParquetDecoder = { ...decoder, open: (location, options) => (asked.push(options), decoder.open(location, options)) };
+  let rows = 0;
+  for await (const batch of readTableFile({ name: 'trades.parquet', path }, { batchRows: BATCH, parquet: counting, keyListsInFile: true, textHeld: true })) {
+    expect(batch.deferred?.text).toBeUndefined();
+    rows += batch.rows.numRows;
+  }
+  expect(rows).toBe(300);
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).not.toHaveProperty('holdText');
+});
