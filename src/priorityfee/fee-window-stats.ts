@@ -13,6 +13,7 @@
  *   mean is its whole payload sum and position_at_fee_pN its payload sum at or above fee_pN.
  */
 import type { FeeSamples, SampleStats } from '../kernels/fees.js';
+import { runToEnd, type Steps } from '../platform/event-loop.js';
 import { POSITION_AT_FEE, STAT_SUFFIXES, suffixMillis, type StatSuffix } from '../schema/records.js';
 import { sumU64 } from '../schema/u64-words.js';
 import { NestedWindows } from '../windows/nested-windows.js';
@@ -82,6 +83,15 @@ export class FeeWindowStats {
 
   /** The statistics the kernels' `sampleStats` gives for the same samples (the fields a fee window has). */
   stats(): SampleStats {
+    return runToEnd(this.statsSteps());
+  }
+
+  /**
+   * The same, as steps that may pause between families: some 60 order statistics of an hour's
+   * samples take about a millisecond, which a request arriving meanwhile would otherwise wait for.
+   * The window must not change until they are done.
+   */
+  *statsSteps(): Steps<SampleStats> {
     const n = this.size;
     const stats = { ...EMPTY_STATS };
     if (n === 0) return stats as SampleStats;
@@ -92,12 +102,14 @@ export class FeeWindowStats {
       stats[fields.mean] = (2n * this.#sums[family] + big) / (2n * big);
       for (const [name, millis] of fields.percentiles) stats[name] = set.percentile(0, millis);
       stats[fields.spread] = set.max(0) - set.min(0);
+      yield;
     }
     const fees = this.#sets.fee;
     const positions = FIELDS.position;
     stats[positions.mean] = fees.payloadSumAtLeast(0, 0n) / n;
     for (const [name, millis] of positions.percentiles) stats[name] = floatOfKey(this.#positions.percentile(0, millis));
     stats[positions.spread] = floatOfKey(this.#positions.max(0)) - floatOfKey(this.#positions.min(0));
+    yield;
     for (const [name, millis] of POSITION_AT_FEE_FIELDS) {
       const tail = fees.percentileTail(0, millis);
       stats[name] = tail.payloadSum / tail.count;

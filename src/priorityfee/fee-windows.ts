@@ -148,6 +148,8 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     for (const window of this.#incremental.keys()) if (!(kept as readonly string[]).includes(window)) this.#incremental.delete(window);
     for (const window of streamed) this.#eager.add(window);
     const eager = new Set(this.#eager);
+    // a window's order statistics after a block take up to a millisecond: requests are let in between
+    const slices = new TimeSlices();
     // an eager length's windows closed while it was not: made first, published before the chunk's own
     const caughtUp: MadeWindows[] = [];
     for (const window of eager) caughtUp.push(await this.#makePending(window));
@@ -157,13 +159,13 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     for (let b = 0; b < columns.slots.length; b++) {
       const slot = columns.slots[b];
       const time = times.get(slot)!;
-      const closedNow = await this.#addBlock(columns, b, slot, time, eager, pendingNow);
+      const closedNow = await this.#addBlock(columns, b, slot, time, eager, pendingNow, slices);
       closed.push(...closedNow);
       if (kept.length === 0) continue;
       // a streamed window pushes its state after every block, and the window this block closed
       const records: WindowFeesRecord[] = [];
       for (const window of kept) {
-        const record = this.#incrementalRecord(window, this.#open.get(window)!, columns, b);
+        const record = await this.#incrementalRecord(window, this.#open.get(window)!, columns, b, slices);
         current.set(window, record);
         if (streamed.includes(window)) records.push(record, ...closedNow.filter((r) => r.window_duration === windowNanos(window)));
       }
@@ -190,11 +192,12 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   /** Adds block b; the windows it closes are made (eager lengths) or left in `pending`. */
   async #addBlock(
     columns: FeeColumns, b: number, slot: bigint, time: bigint, eager: ReadonlySet<string>, pending: Map<string, OpenWindow[]>,
+    slices: TimeSlices,
   ): Promise<WindowFeesRecord[]> {
     const closed: WindowFeesRecord[] = [];
     for (const [window, open] of this.#open) {
       if (windowStart(time, windowNanos(window)) !== open.start) {
-        if (eager.has(window)) closed.push(this.#closedIncrementally(window, open) ?? await this.#record(window, open));
+        if (eager.has(window)) closed.push(await this.#closedIncrementally(window, open, slices) ?? await this.#record(window, open));
         else if (pending.has(window)) pending.get(window)!.push(open);
         else pending.set(window, [open]);
         this.#open.delete(window);
@@ -216,7 +219,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
   }
 
   /** The record of a window kept incrementally after its newest block, b of `columns`: its statistics take that block's samples only. */
-  #incrementalRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number): WindowFeesRecord {
+  async #incrementalRecord(window: string, open: OpenWindow, columns: FeeColumns, b: number, slices: TimeSlices): Promise<WindowFeesRecord> {
     let kept = this.#incremental.get(window);
     if (kept?.start !== open.start) {
       // kept from now on: every block of the window so far (in the sets of the window before, when there was one)
@@ -224,14 +227,15 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
       stats.clear();
       kept = { start: open.start, stats };
       this.#incremental.set(window, kept);
-      kept.stats.add(runToEnd(gatherSamples(open.spans)));
+      kept.stats.add(await slices.run(gatherSamples(open.spans)));
     } else kept.stats.add(runToEnd(gatherSamples([{ columns, from: b, to: b + 1 }])));
-    return this.#recordFrom(kept, window, open);
+    return this.#recordFrom(kept, window, open, slices);
   }
 
   /** The record of window `open` from its incremental statistics as they stand. */
-  #recordFrom(kept: IncrementalWindow, window: string, open: Readonly<OpenWindow>): WindowFeesRecord {
-    return windowFeesRecordOf(kept.stats.stats(), window, open.start, open.counters, open.lastTimestamp, this.minSamples());
+  async #recordFrom(kept: IncrementalWindow, window: string, open: Readonly<OpenWindow>, slices: TimeSlices): Promise<WindowFeesRecord> {
+    const stats = await slices.run(kept.stats.statsSteps());
+    return windowFeesRecordOf(stats, window, open.start, open.counters, open.lastTimestamp, this.minSamples());
   }
 
   /**
@@ -241,9 +245,9 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
    * costs nothing; gathered again for the kernel worker it was a copy of every sample of the hour
    * (~200 MB on the mainnet profile), which grew that worker's memory to the largest hour seen.
    */
-  #closedIncrementally(window: string, open: Readonly<OpenWindow>): WindowFeesRecord | undefined {
+  async #closedIncrementally(window: string, open: Readonly<OpenWindow>, slices: TimeSlices): Promise<WindowFeesRecord | undefined> {
     const kept = this.#incremental.get(window);
-    return kept?.start === open.start ? this.#recordFrom(kept, window, open) : undefined;
+    return kept?.start === open.start ? this.#recordFrom(kept, window, open, slices) : undefined;
   }
 
   async #record(window: string, open: Readonly<OpenWindow>): Promise<WindowFeesRecord> {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFeeKernels, type FeeSamples } from '../../src/kernels/fees.js';
 import { sampleStatsReference } from '../../src/kernels/fees-reference.js';
+import { TimeSlices } from '../../src/platform/event-loop.js';
 import { FeeWindowStats } from '../../src/priorityfee/fee-window-stats.js';
 import { WindowFees } from '../../src/schema/records.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -77,4 +78,23 @@ describe('FeeWindowStats', () => {
     const stats = new FeeWindowStats().stats() as Record<string, unknown>;
     for (const field of FIELDS) expect(stats[field], field).toBeNull();
   });
+
+  it('made in steps, lets the event loop in between and gives the same statistics', async () => {
+    const all = samples(20_000, 11);
+    const window = new FeeWindowStats();
+    window.add(all);
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const stepped = await new TimeSlices(0).run(window.statsSteps()); // a slice spent at every step
+    ticking = false;
+    expect(ticks).toBeGreaterThanOrEqual(4);
+    const reference = sampleStatsReference(all) as Record<string, unknown>;
+    for (const field of FIELDS) expect((stepped as Record<string, unknown>)[field], field).toStrictEqual(reference[field]);
+  });
 });
+
