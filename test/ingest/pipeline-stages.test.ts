@@ -10,6 +10,7 @@ import { createEngine } from '../../src/index.node.js';
 import { IngestPipeline, type ChunkObserver } from '../../src/ingest/pipeline.js';
 import { validateRows } from '../../src/ingest/validate.js';
 import type { Store } from '../../src/store/store.js';
+import { tickWhile } from '../helpers/ticks.js';
 
 describe('ingest pipeline stages', () => {
   it('yields between stages, applies in one stretch, right after queuing the store commit', async () => {
@@ -26,14 +27,9 @@ describe('ingest pipeline stages', () => {
     }));
     const pipeline = new IngestPipeline(store, observers);
     const [block] = [...generateBlocks({ blocks: 1, txPerBlock: 10, seed: 'stages' })];
-    let ticking = true;
-    const tick = () => {
-      log.push('tick');
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const ticks = tickWhile(() => log.push('tick'));
     await pipeline.commit([await validateRows('blocks', [block!.block], 'test'), await validateRows('transactions', block!.transactions, 'test')]);
-    ticking = false;
+    ticks.stop();
 
     const stages = log.filter((entry) => entry !== 'tick');
     expect(stages).toEqual(['prepare a', 'prepare b', 'prepare c', 'store commit', 'apply a', 'apply b', 'apply c', 'timings write']);
@@ -51,16 +47,9 @@ describe('ingest of plain rows, in slices', () => {
 
   it('validating many rows lets the event loop run between slices, and keeps every row in order', async () => {
     const transactions = market(30).flatMap((b) => b.transactions);
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const ticking = tickWhile();
     const batch = await validateRows('transactions', transactions, 'test');
-    ticking = false;
-    expect(ticks).toBeGreaterThan(1);
+    expect(ticking.stop()).toBeGreaterThan(1);
     expect(batch.rows.numRows).toBe(transactions.length);
     expect(batch.rowNumbers).toEqual(transactions.map((_, i) => i + 1));
     expect(batch.rows.getChild('signature')!.toArray()).toEqual(transactions.map((t) => t.signature));

@@ -10,6 +10,7 @@ import { TimeSlices } from '../../src/platform/event-loop.js';
 import { FeeWindowStats } from '../../src/priorityfee/fee-window-stats.js';
 import { WindowFees } from '../../src/schema/records.js';
 import { mulberry32 } from '../helpers/prng.js';
+import { tickWhile } from '../helpers/ticks.js';
 
 const FIELDS = WindowFees.fields.map(([name]) => name).filter((name) => /^(price|fee|limit|position)_/.test(name));
 
@@ -83,16 +84,9 @@ describe('FeeWindowStats', () => {
     const all = samples(20_000, 11);
     const window = new FeeWindowStats();
     window.add(all);
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const ticking = tickWhile();
     const stepped = await new TimeSlices(0).run(window.statsSteps()); // a slice spent at every step
-    ticking = false;
-    expect(ticks).toBeGreaterThanOrEqual(4);
+    expect(ticking.stop()).toBeGreaterThanOrEqual(4);
     const reference = sampleStatsReference(all) as Record<string, unknown>;
     for (const field of FIELDS) expect((stepped as Record<string, unknown>)[field], field).toStrictEqual(reference[field]);
   });

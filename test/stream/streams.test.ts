@@ -18,6 +18,7 @@ import { collect as feeCounters, familyStats } from '../helpers/fee-oracle.js';
 import { candleRecords, oracleBlocks } from '../market/oracle.js';
 import { wireF32, wireTime } from '../oracle/format.js';
 import { pointId } from '../oracle/ids.js';
+import { tickWhile } from '../helpers/ticks.js';
 
 const MINUTE = 60_000_000_000n;
 /** 36 s of market from 40 s past a minute: block ~49 opens a new minute (fee window and 1m candles). */
@@ -260,20 +261,15 @@ describe('stream methods', () => {
     const first: string[] = [];
     const later: string[] = [];
     let subscribing: Promise<unknown> | undefined;
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      if (first.length > 0) ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    let ticks = 0; // turns of the event loop after the first push
+    const ticking = tickWhile(() => void (first.length > 0 && ticks++));
     await engine.subscribe('chain::market::trades', {}, (p) => {
       first.push(p.block!.slot);
       subscribing ??= engine.subscribe('chain::market::trades', {}, (q) => void later.push(q.block!.slot));
     });
     await engine.ingest(rows(blocks.slice(0, -1))); // one commit of 149 blocks
     const ticksDuring = ticks;
-    ticking = false;
+    ticking.stop();
     await subscribing;
     await engine.ingest(rows(blocks.slice(-1)));
     const slotsWithTrades = (part: GeneratedBlock[]) => part.filter((b) => b.trades.length > 0).map((b) => String(b.block.slot));
