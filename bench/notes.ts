@@ -181,18 +181,18 @@ const ENTRIES: readonly Entry[] = [
         `native DuckDB after ${ms(median(f, 'duckdb-native'))}, Polars after ${ms(median(f, 'polars'))}. chainlens loads the whole dump ` +
         'before its first answer (decode, checks, every method\'s per-block state: the load\'s speed, see the dump figures), beside ' +
         'starting the kernel worker, which also decodes Parquet; DuckDB-WASM is not started (the load holds its 0.6 MB of writes, ' +
-        'and (d) is answered from memory). A profile of this start-up (2026-11-28, after step 43): the serving thread imports ' +
-        'the package in ~50 ms (one bundle since step 43; as 330 modules, 146 of them apache-arrow\'s, it took 0.2-0.3 s, and ' +
-        'the bundle took the figure to 0.91x), then is idle for most of its first second: the decoder worker spends ~250 ms ' +
-        'starting (its own bundle, then parquet-wasm\'s JavaScript and WebAssembly compiled), and the first batches of the ' +
-        'three files come one request at a time behind the slot-order passes, the serving thread, the decoder and the kernel ' +
-        'worker each waiting on another for stretches of 100-250 ms; it then works to the end, 290 blocks at 3-4 ms each while ' +
-        'its code is still cold (a block of the hour\'s load takes ~1.3 ms). The 1m recommendation, computed when asked, takes ' +
-        '~140 ms after the load. The peers read the columns of (d) only.',
-      close: 'Answer before the load ends: open the newest block range first (Parquet row groups carry slot statistics) so the ' +
-        'recommendation is served from the last minutes while older blocks load behind it; request the three files\' first ' +
-        'batches together rather than one behind another (tried for the whole load before step 21: no faster there, but the ' +
-        'first second is where it would pay); and the load\'s own speed-ups (the dump figures\' notes).',
+        'and (d) is answered from memory). Traced (2026-11-29, the decoder\'s calls timed from the serving thread): import ' +
+        'and plan to 177 ms; the decoder worker boots to 236 ms (its bundle, parquet-wasm compiled); the tokens file, the three ' +
+        'slot-order passes and the blocks and trades files, chains of round trips, to 447 ms; then the transactions file\'s ' +
+        'seven batches arrive at 516, 598, 720, 901, 1,021, 1,128 and 1,153 ms, about 100 ms each while parquet-wasm runs ' +
+        'its baseline code (about 42 ms in the hour\'s load), the serving thread 100% busy on the blocks from 500 ms on (290 at ' +
+        '3-4 ms each, cold; ~1.3 ms in the hour) and the kernel worker about a quarter: from half a second on both cores are ' +
+        'full. The 1m recommendation, made when asked, takes 45-65 ms after the load. Re-ordering the start does not help ' +
+        '(the transactions file first: 0.994x in 10 pairs; every stream\'s first batch asked at once: 0.99x). The peers read ' +
+        'the columns of (d) only.',
+      close: 'Less CPU in the first second rather than less waiting: the load\'s own speed-ups (the dump figures\' notes) on ' +
+        'code that is still cold. Answering before the load ends would need the newest blocks committed first, which blocks ' +
+        'committed in slot order (every answer as of a prefix of them, docs/semantics.md) rule out.',
     }),
   },
   {
