@@ -16,8 +16,8 @@ import { recordId } from '../schema/ids.js';
 import { BlockFees, type BlockFeesRecord } from '../schema/records.js';
 import { recordTableName } from '../store/ddl.js';
 import { rowToRecord } from '../store/record-arrow.js';
-import { heldRowsAsOf, recordsFrom } from '../store/retention.js';
-import { sqlWhere } from '../store/sql.js';
+import { recordsFrom, sinceCut } from '../store/retention.js';
+import { sqlInteger } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand } from '../stream/updates.js';
 import { RecentRecords } from '../windows/recent-records.js';
@@ -98,9 +98,14 @@ export class BlockFeesEngine implements ChunkObserver {
   async blocks(store: Store | undefined, limit: number, at?: bigint): Promise<BlockFeesRecord[]> {
     if (!store) return [];
     const cut = recordsFrom(store, at);
+    return sinceCut(await this.#newest(store, limit, at), cut, timeOf);
+  }
+
+  async #newest(store: Store, limit: number, at: bigint | undefined): Promise<BlockFeesRecord[]> {
     const fromMemory = this.#recent.last(limit, at === undefined ? undefined : this.#recent.before(timeOf, at));
-    if (fromMemory) return fromMemory.filter((r) => cut === undefined || r.timestamp! >= cut).reverse();
-    const rows = await store.rows(`SELECT * FROM ${recordTableName(BlockFees)}${sqlWhere(heldRowsAsOf(at, cut))} ORDER BY slot DESC LIMIT ${limit}`);
+    if (fromMemory) return fromMemory.reverse();
+    const asOf = at === undefined ? '' : ` WHERE "timestamp" < ${sqlInteger(at)}`;
+    const rows = await store.rows(`SELECT * FROM ${recordTableName(BlockFees)}${asOf} ORDER BY slot DESC LIMIT ${limit}`);
     return rows.map((row) => rowToRecord(BlockFees, row));
   }
 }

@@ -36,7 +36,7 @@ import { RecentRecords } from '../windows/recent-records.js';
 import { windowStart } from '../windows/time-windows.js';
 import { addCounters, blockCounters, gatherSamples, withBlock, zeroCounters, type BlockSpan, type FeeCounters } from './fee-samples.js';
 import { FeeWindowStats } from './fee-window-stats.js';
-import { recordsFrom, type PruneListener } from '../store/retention.js';
+import { recordsFrom, sinceCut, type PruneListener } from '../store/retention.js';
 import { newestFeeBlock, transactionBlocksSince, type BlockRef } from './store-queries.js';
 
 const METHOD = 'chain::priorityfee::fee';
@@ -324,8 +324,7 @@ export class FeeWindowsEngine implements ChunkObserver, PruneListener {
     if (!store || this.#newestSlot === undefined) return [];
     const cut = recordsFrom(store, at);
     const list = await this.#windowsAsOf(store, window, limit, at);
-    // the windows that ended by the cut were dropped with their transactions
-    return cut === undefined ? list : list.filter((r) => r.window_end > cut);
+    return sinceCut(list, cut, (r) => r.window_end - 1n);
   }
 
   async #windowsAsOf(store: Store, window: string, limit: number, at: bigint | undefined): Promise<WindowFeesRecord[]> {

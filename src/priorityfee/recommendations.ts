@@ -25,7 +25,7 @@ import { RECO_WINDOWS, windowNanos } from '../schema/time.js';
 import { recordTableName } from '../store/ddl.js';
 import { rowToRecord } from '../store/record-arrow.js';
 import { sqlInteger } from '../store/sql.js';
-import { recordsFrom } from '../store/retention.js';
+import { recordsFrom, sinceCut } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updates.js';
 import { lowerBound } from '../windows/lower-bound.js';
@@ -148,8 +148,7 @@ export class RecommendationsEngine implements ChunkObserver {
     if (!store) return [];
     const cut = recordsFrom(store, at);
     const points = await this.#pointsAsOf(store, window, limit, at);
-    // the points of blocks before the cut were dropped with their transactions
-    return cut === undefined ? points : points.filter((r) => r.timestamp >= cut);
+    return sinceCut(points, cut, (r) => r.timestamp);
   }
 
   async #pointsAsOf(store: Store, window: string, limit: number, at: bigint | undefined): Promise<RecommendationRecord[]> {

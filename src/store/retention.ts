@@ -17,7 +17,6 @@
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
 import { invalidParam, type RpcError } from '../rpc/errors.js';
 import { durationNanos, NS_PER_SECOND } from '../schema/time.js';
-import { sqlInteger } from './sql.js';
 import type { Store } from './store.js';
 
 /** The shortest retention: the longest span of transactions a live answer reads (the top_txs window). */
@@ -67,9 +66,13 @@ export function recordsFrom(store: Store, at?: bigint): bigint | undefined {
   return cut;
 }
 
-/** The SQL conditions of a stored record list's rows as of `at` (block time before it), from the cut on. */
-export function heldRowsAsOf(at: bigint | undefined, cut: bigint | undefined): string[] {
-  return [...(at === undefined ? [] : [`"timestamp" < ${sqlInteger(at)}`]), ...(cut === undefined ? [] : [`"timestamp" >= ${sqlInteger(cut)}`])];
+/**
+ * The entries of a record list (newest first) that the cut keeps: those whose `time` is at or after
+ * it (a block's time; a fee window's last nanosecond, so one that ended by the cut goes, as
+ * `CUT_ROWS` deletes it). The list ends at the cut, whether memory or the database gave it.
+ */
+export function sinceCut<R>(records: R[], cut: bigint | undefined, time: (record: R) => bigint): R[] {
+  return cut === undefined ? records : records.filter((record) => time(record) >= cut);
 }
 
 /** Prunes the store's transactions behind the newest block; see the module comment. */

@@ -43,8 +43,3 @@ export function sqlLiteral(value: SqlValue): string {
       return `${String(value)}::DOUBLE`;
   }
 }
-
-/** ` WHERE a AND b ...`, or nothing for no conditions. */
-export function sqlWhere(conditions: readonly string[]): string {
-  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
-}

@@ -28,7 +28,7 @@ import { conformToSql } from './ipc.js';
 import { recordsToTable } from './record-arrow.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlConnection } from './sql-connection.js';
-import { sqlIdent, sqlInteger, sqlString, sqlWhere } from './sql.js';
+import { sqlIdent, sqlInteger, sqlString } from './sql.js';
 import type { AccountKeys } from './account-keys.js';
 import { TransactionSegments, type BlockRange, type ResidentTransactions, type SegmentRange } from './transaction-segments.js';
 
@@ -93,6 +93,10 @@ interface Write {
   readonly bytes: number;
   readonly data: Table | RecordRows;
   readonly key?: readonly string[];
+}
+
+function whereClause(conditions: readonly string[]): string {
+  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
 }
 
 /** A DuckDB-WASM store on one connection. Create it with `openStore`. */
@@ -277,7 +281,7 @@ export class Store {
   /** Known tokens sorted by mint, or the one token with `mint`. */
   async tokens(query: { readonly mint?: string } = {}): Promise<TokenRow[]> {
     const where = query.mint === undefined ? [] : [`mint = ${sqlString(query.mint)}`];
-    return (await this.rows(`SELECT * FROM tokens${sqlWhere(where)} ORDER BY mint`)) as unknown as TokenRow[];
+    return (await this.rows(`SELECT * FROM tokens${whereClause(where)} ORDER BY mint`)) as unknown as TokenRow[];
   }
 
   /** Blocks with fromNs <= timestamp < toNs, by slot ascending. */

@@ -3,8 +3,8 @@ import { INGESTION_HISTORY } from '../../market/ingestion-log.js';
 import { Ingestion } from '../../schema/records.js';
 import { recordTableName } from '../../store/ddl.js';
 import { rowToRecord } from '../../store/record-arrow.js';
-import { heldRowsAsOf, recordsFrom } from '../../store/retention.js';
-import { sqlWhere } from '../../store/sql.js';
+import { recordsFrom, sinceCut } from '../../store/retention.js';
+import { sqlInteger } from '../../store/sql.js';
 import { defineMethod } from '../method.js';
 
 /**
@@ -19,9 +19,10 @@ export default defineMethod({
   async handle(params, { store, market }) {
     const cut = store && recordsFrom(store, params.at);
     const live = params.at === undefined ? market.ingestion.latest(params.limit) : undefined;
-    if (live) return live.filter((r) => cut === undefined || r.timestamp >= cut);
+    if (live) return sinceCut(live, cut, (r) => r.timestamp);
     if (!store) return [];
-    const rows = await store.rows(`SELECT * FROM ${recordTableName(Ingestion)}${sqlWhere(heldRowsAsOf(params.at, cut))} ORDER BY slot DESC LIMIT ${params.limit}`);
-    return rows.map((row) => rowToRecord(Ingestion, row));
+    const asOf = ` WHERE "timestamp" < ${sqlInteger(params.at!)}`;
+    const rows = await store.rows(`SELECT * FROM ${recordTableName(Ingestion)}${asOf} ORDER BY slot DESC LIMIT ${params.limit}`);
+    return sinceCut(rows.map((row) => rowToRecord(Ingestion, row)), cut, (r) => r.timestamp);
   },
 });
