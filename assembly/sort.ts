@@ -53,3 +53,72 @@ export function selectU64(begin: usize, len: u32, k: u32): u64 {
   insertionSortU64(begin + (<usize>lo << 3), hi - lo);
   return load<u64>(begin + (<usize>k << 3));
 }
+
+/**
+ * Sorts the `len` u64 keys at `keys` ascending in place, and the f64 payloads at `pays` with them
+ * when `pays` is not 0 (quicksort with three-way partitions, so that runs of equal keys end at
+ * once; the smaller side recursed into, the larger looped over; short runs by insertion).
+ */
+export function sortPairsU64(keys: usize, pays: usize, len: u32): void {
+  let lo: u32 = 0;
+  let hi: u32 = len;
+  while (hi - lo > 16) {
+    const a = load<u64>(keys + (<usize>lo << 3));
+    const b = load<u64>(keys + (<usize>((lo + hi) >>> 1) << 3));
+    const c = load<u64>(keys + (<usize>(hi - 1) << 3));
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    // [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot
+    let lt = lo;
+    let i = lo;
+    let gt = hi;
+    while (i < gt) {
+      const x = load<u64>(keys + (<usize>i << 3));
+      if (x < pivot) {
+        swapPair(keys, pays, i, lt);
+        lt++;
+        i++;
+      } else if (x > pivot) {
+        gt--;
+        swapPair(keys, pays, i, gt);
+      } else {
+        i++;
+      }
+    }
+    if (lt - lo < hi - gt) {
+      sortPairsU64(keys + (<usize>lo << 3), pays == 0 ? 0 : pays + (<usize>lo << 3), lt - lo);
+      lo = gt;
+    } else {
+      sortPairsU64(keys + (<usize>gt << 3), pays == 0 ? 0 : pays + (<usize>gt << 3), hi - gt);
+      hi = lt;
+    }
+  }
+  // insertion sort of [lo, hi)
+  for (let i = lo + 1; i < hi; i++) {
+    const x = load<u64>(keys + (<usize>i << 3));
+    const px = pays == 0 ? 0 : load<f64>(pays + (<usize>i << 3));
+    let j = i;
+    while (j > lo) {
+      const y = load<u64>(keys + ((<usize>j - 1) << 3));
+      if (y <= x) break;
+      store<u64>(keys + (<usize>j << 3), y);
+      if (pays != 0) store<f64>(pays + (<usize>j << 3), load<f64>(pays + ((<usize>j - 1) << 3)));
+      j--;
+    }
+    store<u64>(keys + (<usize>j << 3), x);
+    if (pays != 0) store<f64>(pays + (<usize>j << 3), px);
+  }
+}
+
+@inline function swapPair(keys: usize, pays: usize, i: u32, j: u32): void {
+  const ki = keys + (<usize>i << 3);
+  const kj = keys + (<usize>j << 3);
+  const k = load<u64>(ki);
+  store<u64>(ki, load<u64>(kj));
+  store<u64>(kj, k);
+  if (pays == 0) return;
+  const pi = pays + (<usize>i << 3);
+  const pj = pays + (<usize>j << 3);
+  const p = load<f64>(pi);
+  store<f64>(pi, load<f64>(pj));
+  store<f64>(pj, p);
+}

@@ -1,5 +1,5 @@
 import { Status } from '../status';
-import { selectU64 } from '../sort';
+import { selectU64, sortPairsU64 } from '../sort';
 
 export { Status } from '../status';
 
@@ -24,11 +24,18 @@ export { Status } from '../status';
  *   SCRATCH: keys u64[scratch] | payloads f64[scratch] (one bucket's suffix) | keys u64[scratch] (a selection's)
  *   TOTALS: one layer record for every entry held
  *   LO: u64[buckets], the buckets' lower bounds, ascending, the first 0
- *   LISTS: u32[5][buckets]: entries, head page, head offset, tail page, tail length
+ *   LISTS: u32[6][buckets]: entries, head page, head offset, tail page, tail length, sorted prefix
  *   LAYERS: a layer record per bucket: counts u32[windows] (padded to 8 bytes) | sums f64[windows][4]
  *   GROUPS: a layer record per 64 buckets
  *   PAGES: per page: next u32 | pad | seq u32[PAGE] | keys u64[PAGE] | payloads f64[PAGE]
  * Payloads are positions (src/windows/position-sum.ts): their sums are four f64 limbs, exact.
+ *
+ * A growing stream (one window that entries only enter, until it is cleared) has no use for time
+ * order within a bucket: a bucket asked for an order statistic is sorted in place then, and read by
+ * index; its list keeps how many of its oldest entries are in order, so the next time it is asked
+ * only the arrivals since are sorted and merged in. An hour's fee window asks about 130 order
+ * statistics after every block while a block's arrivals touch a few percent of its buckets: most
+ * are then a read instead of a selection over the bucket.
  */
 
 const LIMBS: usize = 4;
@@ -36,10 +43,11 @@ const LIMB: f64 = 16777216; // 2^24
 const PAGE: usize = 32;
 const GROUP_SHIFT: u32 = 6;
 const NONE: u32 = 0xffffffff;
-const LIST: usize = 20; // bytes of a list's header
+const LIST: usize = 24; // bytes of a list's header
 
 let windows: usize = 0;
 let payloads = false;
+let growing = false;
 let target: u32 = 0;
 let buckets: u32 = 0;
 let entries: u32 = 0;
@@ -129,11 +137,13 @@ function layout(input: usize, scratch: usize, bucketsCap: usize, pagesCap: usize
 
 /**
  * Sets up a stream of `windowCount` (1..16) nested windows, shortest first, with payloads or not,
- * buckets of about `bucketTarget` (>= 2) entries. Call once, first.
+ * buckets of about `bucketTarget` (>= 2) entries; `grows` 1 for a growing stream (one window, no
+ * `leave`: see the module comment). Call once, first.
  */
-export function init(windowCount: u32, withPayloads: u32, bucketTarget: u32): Status {
+export function init(windowCount: u32, withPayloads: u32, bucketTarget: u32, grows: u32): Status {
   windows = <usize>windowCount;
   payloads = withPayloads != 0;
+  growing = grows != 0;
   target = bucketTarget;
   countBytes = (windows * 4 + 7) & ~7;
   layerBytes = countBytes + (payloads ? windows * LIMBS * 8 : 0);
@@ -176,6 +186,8 @@ export function outPtr(): usize { return outAt; }
 
 @inline function listOf(b: u32): usize { return listsAt + <usize>b * LIST; }
 @inline function sizeOf(list: usize): u32 { return load<u32>(list); }
+/** How many of a list's oldest entries are in key order (a growing stream's; 0 otherwise). */
+@inline function sortedOf(list: usize): u32 { return load<u32>(list, 20); }
 
 function clearList(list: usize): void {
   store<u32>(list, 0);
@@ -183,6 +195,7 @@ function clearList(list: usize): void {
   store<u32>(list, 0, 8);
   store<u32>(list, NONE, 12);
   store<u32>(list, 0, 16);
+  store<u32>(list, 0, 20);
 }
 
 /** A page off the free list, or a new one (the pages region is the last: growing it moves nothing else). */
@@ -506,6 +519,84 @@ function copyNewest(list: usize, n: u32, withPays: bool): void {
   }
 }
 
+/** Writes SCRATCH's `n` keys (and payloads) over a list of `n` entries, in order: the inverse of copyNewest(list, n, true). */
+function copyBack(list: usize, n: u32): void {
+  let p = load<u32>(list, 4);
+  let i = <usize>load<u32>(list, 8);
+  const tail = load<u32>(list, 12);
+  const tailLen = <usize>load<u32>(list, 16);
+  let k: usize = 0;
+  const total = <usize>n;
+  while (k < total) {
+    const take = min((p == tail ? tailLen : PAGE) - i, total - k);
+    memory.copy(keyAt(p, i), scratchKeysAt + (k << 3), take << 3);
+    if (payloads) memory.copy(payAt(p, i), scratchPaysAt + (k << 3), take << 3);
+    k += take;
+    p = nextOf(p);
+    i = 0;
+  }
+}
+
+/**
+ * Sorts a growing stream's bucket in place by key, its entries' payloads with them: the arrivals
+ * after its sorted prefix are sorted and merged in (the whole list when they are many).
+ */
+function sortList(list: usize): void {
+  const n = sizeOf(list);
+  const p = sortedOf(list);
+  if (p == n) return;
+  copyNewest(list, n, true);
+  const pays = payloads ? scratchPaysAt : 0;
+  const m = n - p;
+  if (p == 0 || <usize>(2 * m) > scratchCap) {
+    sortPairsU64(scratchKeysAt, pays, n);
+  } else {
+    const at = <usize>p << 3;
+    sortPairsU64(scratchKeysAt + at, pays == 0 ? 0 : pays + at, m);
+    mergeTail(p, m);
+  }
+  copyBack(list, n);
+  store<u32>(list, n, 20);
+}
+
+/**
+ * Merges SCRATCH's sorted run [p, p + m) into its sorted run [0, p), from the back, the run moved
+ * aside first (keys, then payloads, to the selection's region: 2m fit).
+ */
+function mergeTail(p: u32, m: u32): void {
+  const tailKeys = selectAt;
+  const tailPays = selectAt + (<usize>m << 3);
+  memory.copy(tailKeys, scratchKeysAt + (<usize>p << 3), <usize>m << 3);
+  if (payloads) memory.copy(tailPays, scratchPaysAt + (<usize>p << 3), <usize>m << 3);
+  let i = <i32>p - 1;
+  let j = <i32>m - 1;
+  let k = <usize>(p + m);
+  while (j >= 0) {
+    k--;
+    const t = load<u64>(tailKeys + (<usize>j << 3));
+    if (i >= 0 && load<u64>(scratchKeysAt + (<usize>i << 3)) > t) {
+      store<u64>(scratchKeysAt + (k << 3), load<u64>(scratchKeysAt + (<usize>i << 3)));
+      if (payloads) store<f64>(scratchPaysAt + (k << 3), load<f64>(scratchPaysAt + (<usize>i << 3)));
+      i--;
+    } else {
+      store<u64>(scratchKeysAt + (k << 3), t);
+      if (payloads) store<f64>(scratchPaysAt + (k << 3), load<f64>(tailPays + (<usize>j << 3)));
+      j--;
+    }
+  }
+}
+
+/** The key of a list's entry i (0 the oldest). */
+function keyAtIndex(list: usize, i: u32): u64 {
+  let p = load<u32>(list, 4);
+  let at = <usize>load<u32>(list, 8) + <usize>i;
+  while (at >= PAGE) {
+    at -= PAGE;
+    p = nextOf(p);
+  }
+  return load<u64>(keyAt(p, at));
+}
+
 // --- changes ---
 
 /** The `n` input entries arrive, the newest: they enter every window. */
@@ -534,6 +625,7 @@ export function add(n: u32, withPayloads: u32): Status {
  * the last window has no entry in an input key's bucket (the caller's order was wrong).
  */
 export function leave(w: u32, n: u32, withPayloads: u32): Status {
+  if (growing) return Status.EMPTY;
   if (<usize>n > inputCap) return Status.CAPACITY;
   const layer = <usize>w;
   const last = layer + 1 == windows;
@@ -590,6 +682,10 @@ export function kth(w: u32, k: u32): u64 {
   const win = <usize>w;
   const b = findRank(win, k);
   if (single(b)) return loOf(b);
+  if (growing) {
+    sortList(listOf(b));
+    return keyAtIndex(listOf(b), k - rankBefore);
+  }
   const c = countIn(layerOf(b), win);
   copyNewest(listOf(b), c, false);
   return selectU64(scratchKeysAt, c, k - rankBefore);
@@ -622,6 +718,11 @@ export function percentileTail(w: u32, millis: u32): u64 {
     key = loOf(b);
     count += inBucket;
     addSumsIn(outAt, layerOf(b), win, 1);
+  } else if (growing) {
+    sortList(listOf(b));
+    copyNewest(listOf(b), inBucket, true);
+    key = load<u64>(scratchKeysAt + (<usize>(k - rankBefore) << 3));
+    count += tailOfScratch(inBucket, key);
   } else {
     copyNewest(listOf(b), inBucket, true);
     memory.copy(selectAt, scratchKeysAt, <usize>inBucket << 3);

@@ -51,9 +51,13 @@ const EMPTY_STATS: Readonly<Record<string, unknown>> = Object.fromEntries([
 /** One window's samples as incremental statistics; see the module comment. */
 export class FeeWindowStats {
   /** The fee set's entries carry their sample's position: the mean position and position_at_fee are its payload sums. */
-  readonly #sets = { price: new NestedWindows(1), fee: new NestedWindows(1, { payloads: true }), limit: new NestedWindows(1) };
+  readonly #sets = {
+    price: new NestedWindows(1, { growing: true }),
+    fee: new NestedWindows(1, { payloads: true, growing: true }),
+    limit: new NestedWindows(1, { growing: true }),
+  };
   readonly #sums = { price: 0n, fee: 0n, limit: 0n };
-  readonly #positions = new NestedWindows(1);
+  readonly #positions = new NestedWindows(1, { growing: true });
 
   /** Samples held. */
   get size(): number {

@@ -14,7 +14,9 @@
  * Complexity, n entries, B buckets (about n / bucketTarget), W windows: an arrival or a window's
  * leave O(log B) (the bucket's binary search, in cache) plus O(1) counter updates, with no search
  * through the entries; an order statistic, count or payload sum O(B / 64 + 64 + bucketTarget) (the
- * groups of 64 buckets scanned, then one group's buckets, then a selection within one bucket).
+ * groups of 64 buckets scanned, then one group's buckets, then a selection within one bucket). A
+ * growing set (`growing`: one window, no departures) sorts a bucket when first asked and then only
+ * merges in the arrivals since, so an order statistic of a bucket unchanged since is a read by index.
  *
  * Why: the seven recommendation windows each kept an ordered multiset (a chunked sorted list) that
  * every fee-paying sample went into and out of, seven insertions and seven removals a sample, each
@@ -35,7 +37,7 @@ interface NestedWindowsExports {
   reserve(n: number): number;
   inputKeysPtr(): number;
   inputPayloadsPtr(): number;
-  init(windows: number, payloads: number, bucketTarget: number): number;
+  init(windows: number, payloads: number, bucketTarget: number, growing: number): number;
   outPtr(): number;
   add(n: number, withPayloads: number): number;
   leave(window: number, n: number, withPayloads: number): number;
@@ -66,20 +68,29 @@ export interface NestedWindowsOptions {
   payloads?: boolean;
   /** Entries a bucket holds before it may split in two, about; default 512. Small values only make sense in tests. */
   bucketTarget?: number;
+  /**
+   * A growing set: one window that entries only enter (no `leave`) until it is cleared, as a
+   * tumbling fee window's. Its buckets are sorted when first asked and read by index until an
+   * arrival changes them, so order statistics asked again after each block mostly skip the selection.
+   */
+  growing?: boolean;
 }
 
 /** `windows` nested windows, 0 the shortest; see the module comment. */
 export class NestedWindows {
   readonly #set: NestedWindowsExports;
   readonly #payloads: boolean;
+  readonly #growing: boolean;
 
   constructor(readonly windows: number, options: NestedWindowsOptions = {}) {
     const target = options.bucketTarget ?? DEFAULT_BUCKET_TARGET;
     if (!Number.isInteger(windows) || windows < 1 || windows > 16) throw new RangeError(`${WHO}: windows must be an integer in 1..16, got ${windows}`);
     if (!Number.isInteger(target) || target < 2 || target > 1 << 20) throw new RangeError(`${WHO}: bucketTarget must be an integer in 2..2^20, got ${target}`);
     this.#payloads = options.payloads ?? false;
+    this.#growing = options.growing ?? false;
+    if (this.#growing && windows !== 1) throw new RangeError(`${WHO}: a growing set has one window, got ${windows}`);
     this.#set = new WebAssembly.Instance((compiled ??= new WebAssembly.Module(wasmBytes())), {}).exports as unknown as NestedWindowsExports;
-    checkStatus(WHO, this.#set.init(windows, this.#payloads ? 1 : 0, target));
+    checkStatus(WHO, this.#set.init(windows, this.#payloads ? 1 : 0, target, this.#growing ? 1 : 0));
   }
 
   /** The newest entries arrive: they enter every window. */
@@ -100,6 +111,7 @@ export class NestedWindows {
    * takes them out. The order is the caller's to keep: it is not checked entry by entry.
    */
   leave(window: number, keys: BigUint64Array, payloads?: Float64Array): void {
+    if (this.#growing) throw new Error(`${WHO}.leave: entries only enter a growing set (clear it instead)`);
     this.#window(window);
     this.#input(keys, payloads);
     const status = this.#set.leave(window, keys.length, payloads ? 1 : 0);

@@ -25,6 +25,40 @@ function fail(step: string, what: string, actual: unknown, expected: unknown): n
   throw new Error('unreachable');
 }
 
+/** Queries window w every way and compares each answer with the oracle's; returns the number of comparisons. */
+function verifyWindow(sets: NestedWindows, w: number, oracle: SortedOracle, rng: Rng, keyPool: readonly bigint[] | undefined, at: string): number {
+  let compared = 0;
+  const n = sets.size(w);
+  if (n !== oracle.size) fail(at, 'size', n, oracle.size);
+  if (n === 0) {
+    expect(() => sets.percentile(w, 50_000)).toThrow(RangeError);
+    expect(sets.countAtLeast(w, 0n)).toBe(0);
+    expect(sets.payloadSumAtLeast(w, 0n)).toBe(0);
+    return compared;
+  }
+  for (const millis of MILLIS) {
+    const p = oracle.percentile(millis);
+    if (sets.percentile(w, millis) !== p) fail(at, `percentile p${millis / 1000}`, sets.percentile(w, millis), p);
+    const tail = sets.percentileTail(w, millis);
+    if (tail.key !== p) fail(at, `percentileTail p${millis / 1000}`, tail.key, p);
+    if (tail.count !== oracle.countAtLeast(p)) fail(at, `percentileTail p${millis / 1000} count`, tail.count, oracle.countAtLeast(p));
+    if (tail.payloadSum !== oracle.payloadSumAtLeast(p)) fail(at, `percentileTail p${millis / 1000} sum`, tail.payloadSum, oracle.payloadSumAtLeast(p));
+    compared += 4;
+  }
+  for (const r of [0, n - 1, rng.int(n), rng.int(n)]) {
+    if (sets.kth(w, r) !== oracle.keys[r]) fail(at, `kth(${r})`, sets.kth(w, r), oracle.keys[r]);
+  }
+  const hit = oracle.keys[rng.int(n)];
+  for (const x of [hit, hit - 1n, hit + 1n, drawKey(rng, keyPool), 0n, -1n, U64_MAX, U64_MAX + 1n]) {
+    if (sets.countAtLeast(w, x) !== oracle.countAtLeast(x)) fail(at, `countAtLeast(${x})`, sets.countAtLeast(w, x), oracle.countAtLeast(x));
+    if (sets.countAtMost(w, x) !== oracle.countAtMost(x)) fail(at, `countAtMost(${x})`, sets.countAtMost(w, x), oracle.countAtMost(x));
+    const sum = sets.payloadSumAtLeast(w, x);
+    if (sum !== oracle.payloadSumAtLeast(x)) fail(at, `payloadSumAtLeast(${x})`, sum, oracle.payloadSumAtLeast(x));
+    compared += 3;
+  }
+  return compared;
+}
+
 /** Calls `f` with consecutive pieces of a block (the whole block when `piece` is undefined). */
 function inPieces(block: Block, piece: number | undefined, f: (keys: BigUint64Array, payloads: Float64Array) => void): void {
   const step = piece ?? Math.max(1, block.keys.length);
@@ -49,38 +83,7 @@ function simulate(scenario: Scenario): number {
   let time = 1_700_000_000_000n;
 
   const verify = (step: string): void => {
-    for (let w = 0; w < k; w++) {
-      const oracle = oracles[w];
-      const n = sets.size(w);
-      const at = `${step}, window ${w}`;
-      if (n !== oracle.size) fail(at, 'size', n, oracle.size);
-      if (n === 0) {
-        expect(() => sets.percentile(w, 50_000)).toThrow(RangeError);
-        expect(sets.countAtLeast(w, 0n)).toBe(0);
-        expect(sets.payloadSumAtLeast(w, 0n)).toBe(0);
-        continue;
-      }
-      for (const millis of MILLIS) {
-        const p = oracle.percentile(millis);
-        if (sets.percentile(w, millis) !== p) fail(at, `percentile p${millis / 1000}`, sets.percentile(w, millis), p);
-        const tail = sets.percentileTail(w, millis);
-        if (tail.key !== p) fail(at, `percentileTail p${millis / 1000}`, tail.key, p);
-        if (tail.count !== oracle.countAtLeast(p)) fail(at, `percentileTail p${millis / 1000} count`, tail.count, oracle.countAtLeast(p));
-        if (tail.payloadSum !== oracle.payloadSumAtLeast(p)) fail(at, `percentileTail p${millis / 1000} sum`, tail.payloadSum, oracle.payloadSumAtLeast(p));
-        compared += 4;
-      }
-      for (const r of [0, n - 1, rng.int(n), rng.int(n)]) {
-        if (sets.kth(w, r) !== oracle.keys[r]) fail(at, `kth(${r})`, sets.kth(w, r), oracle.keys[r]);
-      }
-      const hit = oracle.keys[rng.int(n)];
-      for (const x of [hit, hit - 1n, hit + 1n, drawKey(rng, scenario.keyPool), 0n, -1n, U64_MAX, U64_MAX + 1n]) {
-        if (sets.countAtLeast(w, x) !== oracle.countAtLeast(x)) fail(at, `countAtLeast(${x})`, sets.countAtLeast(w, x), oracle.countAtLeast(x));
-        if (sets.countAtMost(w, x) !== oracle.countAtMost(x)) fail(at, `countAtMost(${x})`, sets.countAtMost(w, x), oracle.countAtMost(x));
-        const sum = sets.payloadSumAtLeast(w, x);
-        if (sum !== oracle.payloadSumAtLeast(x)) fail(at, `payloadSumAtLeast(${x})`, sum, oracle.payloadSumAtLeast(x));
-        compared += 3;
-      }
-    }
+    for (let w = 0; w < k; w++) compared += verifyWindow(sets, w, oracles[w], rng, scenario.keyPool, `${step}, window ${w}`);
   };
 
   /** Every window lets go of its blocks older than `now`'s span, shortest window first. */
@@ -138,6 +141,55 @@ describe('NestedWindows against a sorted-array oracle per window', () => {
       expect(simulate(scenario)).toBeGreaterThan(10_000);
     });
   }
+});
+
+/**
+ * A growing set (one window, entries only arrive, cleared now and then) after every block against
+ * the oracle: its buckets are sorted when asked and merged with the arrivals since when asked again.
+ */
+function simulateGrowing(scenario: Omit<Scenario, 'spans'> & { clearEvery: number }): number {
+  const rng = Rng.from(scenario.seed, 'nested-windows growing');
+  const sets = new NestedWindows(1, { payloads: true, growing: true, bucketTarget: scenario.bucketTarget });
+  let oracle = new SortedOracle();
+  let compared = 0;
+  for (let b = 0; b < scenario.blocks; b++) {
+    if (b % scenario.clearEvery === scenario.clearEvery - 1) {
+      sets.clear();
+      oracle = new SortedOracle();
+    }
+    const block = drawBlock(rng, scenario.maxBlockKeys, scenario.keyPool);
+    if (scenario.drift !== undefined) {
+      const shift = BigInt(b % scenario.clearEvery) * scenario.drift;
+      block.keys.forEach((key, i) => (block.keys[i] = key + shift > U64_MAX ? U64_MAX : key + shift));
+    }
+    inPieces(block, scenario.piece, (keys, payloads) => sets.add(keys, payloads));
+    oracle.apply(entriesOf(block), []);
+    // asked after most blocks, not all: some buckets take two blocks' arrivals between sorts
+    if (rng.chance(0.8)) compared += verifyWindow(sets, 0, oracle, rng, scenario.keyPool, `block ${b}`);
+  }
+  return compared;
+}
+
+describe('NestedWindows growing (sorted buckets) against a sorted-array oracle', () => {
+  const scenarios: [string, Parameters<typeof simulateGrowing>[0]][] = [
+    ['a tumbling fee window\'s shape: 300-key blocks, cleared every 150', { seed: 11, blocks: 400, maxBlockKeys: 300, clearEvery: 150 }],
+    ['small buckets and a moving distribution: sorted buckets split and merge', { seed: 12, blocks: 500, maxBlockKeys: 60, bucketTarget: 3, drift: 997n, clearEvery: 170 }],
+    ['arrivals in pieces, buckets of 8', { seed: 13, blocks: 300, maxBlockKeys: 90, bucketTarget: 8, piece: 7, clearEvery: 1000 }],
+    ['few distinct keys: runs of equal keys in sorted buckets', { seed: 14, blocks: 300, maxBlockKeys: 80, bucketTarget: 6, keyPool: [0n, 7n, 8n, 9n, 10n, TWO_53, U64_MAX - 1n, U64_MAX], clearEvery: 120 }],
+  ];
+  for (const [name, scenario] of scenarios) {
+    it(name, () => {
+      expect(simulateGrowing(scenario)).toBeGreaterThan(10_000);
+    });
+  }
+
+  it('has one window and lets no entry leave', () => {
+    expect(() => new NestedWindows(2, { growing: true })).toThrow(/one window/);
+    const set = new NestedWindows(1, { growing: true });
+    set.add(BigUint64Array.of(5n, 3n));
+    expect(() => set.leave(0, BigUint64Array.of(5n))).toThrow(/only enter a growing set/);
+    expect(set.percentile(0, 50_000)).toBe(3n);
+  });
 });
 
 describe('NestedWindows edge cases', () => {
