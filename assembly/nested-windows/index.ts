@@ -172,6 +172,13 @@ export function reserve(n: u32): Status {
   return layout(grown(inputCap, <usize>n), scratchCap, bucketCap, pageCap) ? Status.OK : Status.OUT_OF_MEMORY;
 }
 
+/** Sorts the `n` input entries by key (their payloads with them when asked): see `sortByKey` in src/windows/nested-windows.ts. */
+export function sortInput(n: u32, withPayloads: u32): Status {
+  if (<usize>n > inputCap) return Status.CAPACITY;
+  sortPairsU64(inKeysAt, withPayloads != 0 ? inPaysAt : 0, n);
+  return Status.OK;
+}
+
 export function inputKeysPtr(): usize { return inKeysAt; }
 export function inputPayloadsPtr(): usize { return inPaysAt; }
 export function outPtr(): usize { return outAt; }
@@ -341,6 +348,26 @@ function refreshGroups(): void {
 /** The bucket whose range holds `key`: the last with lo <= key. */
 function bucketOf(key: u64): u32 {
   let a: u32 = 0;
+  let c: u32 = buckets - 1;
+  while (a < c) {
+    const m = (a + c + 1) >>> 1;
+    if (loOf(m) <= key) a = m;
+    else c = m - 1;
+  }
+  return a;
+}
+
+/**
+ * The bucket whose range holds `key`, looked for from bucket `from` on when `key` is not below it
+ * (a batch sorted by key finds its next bucket a few steps on), by `bucketOf` otherwise.
+ */
+function bucketFrom(from: u32, key: u64): u32 {
+  if (loOf(from) > key) return bucketOf(key);
+  let a = from;
+  for (let steps = 0; steps < 4; steps++) {
+    if (a + 1 == buckets || loOf(a + 1) > key) return a;
+    a++;
+  }
   let c: u32 = buckets - 1;
   while (a < c) {
     const m = (a + c + 1) >>> 1;
@@ -629,14 +656,29 @@ export function leave(w: u32, n: u32, withPayloads: u32): Status {
   if (<usize>n > inputCap) return Status.CAPACITY;
   const layer = <usize>w;
   const last = layer + 1 == windows;
+  // a group's changes are summed over a run of entries in one group (a batch sorted by key has long
+  // ones) and the totals' over the batch, each made once: the limbs are integers, so sums stay exact
+  let b: u32 = 0;
+  let group: u32 = 0;
+  let run: u32 = 0, run3: f64 = 0, run2: f64 = 0, run1: f64 = 0, run0: f64 = 0;
+  let all: u32 = 0, all3: f64 = 0, all2: f64 = 0, all1: f64 = 0, all0: f64 = 0;
   for (let k: usize = 0; k < <usize>n; k++) {
     const key = load<u64>(inKeysAt + (k << 3));
-    const pay = withPayloads != 0 ? load<f64>(inPaysAt + (k << 3)) : 0;
-    const b = bucketOf(key);
-    if (payloads) takeLimbs(pay);
-    touch(b, layer, -1);
+    b = bucketFrom(b, key);
+    if (b >> GROUP_SHIFT != group) {
+      moveLimbs(groupOf(group << GROUP_SHIFT), layer, last, run, run3, run2, run1, run0);
+      all += run; all3 += run3; all2 += run2; all1 += run1; all0 += run0;
+      group = b >> GROUP_SHIFT;
+      run = 0; run3 = 0; run2 = 0; run1 = 0; run0 = 0;
+    }
+    if (payloads) {
+      takeLimbs(withPayloads != 0 ? load<f64>(inPaysAt + (k << 3)) : 0);
+      run3 += limb3; run2 += limb2; run1 += limb1; run0 += limb0;
+    }
+    run++;
+    bump(layerOf(b), layer, -1);
     if (!last) {
-      touch(b, layer + 1, 1);
+      bump(layerOf(b), layer + 1, 1);
       continue;
     }
     // entries of one arrival batch may sit in a bucket in another order (a merge orders them by
@@ -646,7 +688,29 @@ export function leave(w: u32, n: u32, withPayloads: u32): Status {
     dropOldest(list);
     entries--;
   }
+  moveLimbs(groupOf(group << GROUP_SHIFT), layer, last, run, run3, run2, run1, run0);
+  moveLimbs(totalsAt, layer, last, all + run, all3 + run3, all2 + run2, all1 + run1, all0 + run0);
   return Status.OK;
+}
+
+/** Moves `count` entries whose limbs sum to l3..l0 from a record's layer to the next (out of the last). */
+function moveLimbs(record: usize, layer: usize, last: bool, count: u32, l3: f64, l2: f64, l1: f64, l0: f64): void {
+  if (count == 0) return;
+  const c = record + (layer << 2);
+  store<u32>(c, load<u32>(c) - count);
+  if (!last) store<u32>(c + 4, load<u32>(c + 4) + count);
+  if (!payloads) return;
+  const at = record + countBytes + layer * LIMBS * 8;
+  store<f64>(at, load<f64>(at) - l3);
+  store<f64>(at + 8, load<f64>(at + 8) - l2);
+  store<f64>(at + 16, load<f64>(at + 16) - l1);
+  store<f64>(at + 24, load<f64>(at + 24) - l0);
+  if (last) return;
+  const to = at + LIMBS * 8;
+  store<f64>(to, load<f64>(to) + l3);
+  store<f64>(to + 8, load<f64>(to + 8) + l2);
+  store<f64>(to + 16, load<f64>(to + 16) + l1);
+  store<f64>(to + 24, load<f64>(to + 24) + l0);
 }
 
 // --- order statistics of window w ---

@@ -49,9 +49,38 @@ interface NestedWindowsExports {
   payloadSumAtLeast(window: number, x: bigint): void;
   bucketCount(): number;
   clear(): void;
+  sortInput(n: number, withPayloads: number): number;
 }
 
 let compiled: WebAssembly.Module | undefined;
+const instantiate = (): NestedWindowsExports =>
+  new WebAssembly.Instance((compiled ??= new WebAssembly.Module(wasmBytes())), {}).exports as unknown as NestedWindowsExports;
+
+/** An instance that holds no windows: its input region sorts batches for `sortByKey`. */
+let sorter: NestedWindowsExports | undefined;
+
+/**
+ * Sorts `keys` ascending in place, and `payloads` (as many) with them. A batch given to `add` and
+ * `leave` in key order finds its buckets a few steps apart, in the order of their records, and
+ * makes a group's changes once for its run of entries: the seven recommendation windows' departures
+ * of a mainnet-profile block took about half the time sorted.
+ */
+export function sortByKey(keys: BigUint64Array, payloads?: Float64Array): void {
+  const n = keys.length;
+  if (payloads !== undefined && payloads.length !== n) throw new RangeError(`${WHO}.sortByKey: ${n} keys but ${payloads.length} payloads`);
+  if (!sorter) {
+    sorter = instantiate();
+    checkStatus(WHO, sorter.init(1, 1, DEFAULT_BUCKET_TARGET, 0));
+  }
+  checkStatus(WHO, sorter.reserve(n));
+  const inKeys = new BigUint64Array(sorter.memory.buffer, sorter.inputKeysPtr(), n);
+  const inPayloads = new Float64Array(sorter.memory.buffer, sorter.inputPayloadsPtr(), n);
+  inKeys.set(keys);
+  if (payloads !== undefined) inPayloads.set(payloads);
+  checkStatus(WHO, sorter.sortInput(n, payloads === undefined ? 0 : 1));
+  keys.set(inKeys);
+  if (payloads !== undefined) payloads.set(inPayloads);
+}
 
 /** A percentile and the entries at or above it. */
 export interface PercentileTail {
@@ -89,7 +118,7 @@ export class NestedWindows {
     this.#payloads = options.payloads ?? false;
     this.#growing = options.growing ?? false;
     if (this.#growing && windows !== 1) throw new RangeError(`${WHO}: a growing set has one window, got ${windows}`);
-    this.#set = new WebAssembly.Instance((compiled ??= new WebAssembly.Module(wasmBytes())), {}).exports as unknown as NestedWindowsExports;
+    this.#set = instantiate();
     checkStatus(WHO, this.#set.init(windows, this.#payloads ? 1 : 0, target, this.#growing ? 1 : 0));
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/generate/prng.js';
 import { TIERS } from '../../src/schema/records.js';
-import { NestedWindows } from '../../src/windows/nested-windows.js';
+import { NestedWindows, sortByKey } from '../../src/windows/nested-windows.js';
 import { drawBlock, drawKey, entriesOf, SortedOracle, TWO_53, U64_MAX, type Block } from './set-oracle.js';
 
 const MILLIS = [...TIERS.map(([, percent]) => percent * 1000), 1, 12_345, 99_999];
@@ -18,6 +18,8 @@ interface Scenario {
   drift?: bigint;
   /** Whether blocks arrive and leave in pieces of up to this many entries. */
   piece?: number;
+  /** Whether each block's entries come sorted by key (sortByKey), as the recommendation windows give them. */
+  sorted?: boolean;
 }
 
 function fail(step: string, what: string, actual: unknown, expected: unknown): never {
@@ -57,6 +59,14 @@ function verifyWindow(sets: NestedWindows, w: number, oracle: SortedOracle, rng:
     compared += 3;
   }
   return compared;
+}
+
+/** Sorts a block's keys with sortByKey, checked against a sort of its (key, payload) pairs in JS: the multiset of pairs is kept. */
+function sortBlock(block: Block): void {
+  const pairs = entriesOf(block).map(([key, payload]) => `${key}:${payload}`).sort();
+  sortByKey(block.keys, block.payloads);
+  for (let i = 1; i < block.keys.length; i++) expect(block.keys[i - 1]! <= block.keys[i]!).toBe(true);
+  expect(entriesOf(block).map(([key, payload]) => `${key}:${payload}`).sort()).toEqual(pairs);
 }
 
 /** Calls `f` with consecutive pieces of a block (the whole block when `piece` is undefined). */
@@ -112,6 +122,7 @@ function simulate(scenario: Scenario): number {
       const shift = BigInt(b) * scenario.drift;
       block.keys.forEach((key, i) => (block.keys[i] = key + shift > U64_MAX ? U64_MAX : key + shift));
     }
+    if (scenario.sorted) sortBlock(block);
     held.push({ time, block });
     inPieces(block, scenario.piece, (keys, payloads) => sets.add(keys, payloads));
     for (const oracle of oracles) oracle.apply(entriesOf(block), []);
@@ -135,6 +146,8 @@ describe('NestedWindows against a sorted-array oracle per window', () => {
     ['arrivals and departures in pieces, buckets of 8', { seed: 3, blocks: 500, spans: [2, 7, 25], maxBlockKeys: 90, bucketTarget: 8, piece: 7 }],
     ['few distinct keys: buckets of a single key grow past their target', { seed: 4, blocks: 600, spans: [1, 4, 20], maxBlockKeys: 80, bucketTarget: 4, keyPool: [0n, 7n, 8n, TWO_53, U64_MAX - 1n, U64_MAX] }],
     ['one window', { seed: 5, blocks: 400, spans: [15], maxBlockKeys: 100, bucketTarget: 5, drift: 1_000_003n }],
+    ['blocks sorted by key: runs of entries in one bucket and one group', { seed: 6, blocks: 700, spans: [1, 3, 10, 40, 120], maxBlockKeys: 300, bucketTarget: 4, sorted: true }],
+    ['blocks sorted by key, in pieces, a moving distribution', { seed: 7, blocks: 600, spans: [1, 2, 5, 13, 30], maxBlockKeys: 90, bucketTarget: 3, drift: 997n, piece: 7, sorted: true }],
   ];
   for (const [name, scenario] of scenarios) {
     it(name, () => {
