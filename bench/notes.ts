@@ -92,30 +92,22 @@ const ENTRIES: readonly Entry[] = [
     figures: ['e2e.replay-'],
     explain: (f) => ({
       why: `The replay commits ${f.subjects[0]!.per_second.toFixed(0)} blocks/s, a chunk of the blocks due at a time through the ` +
-        'load\'s ingest path, then pushes to the 12 subscriptions (hundreds of records a block). A profile of the one-hour replay ' +
-        'after step 46 (114.5 s on a noisy machine; docs/architecture.md): garbage collection 14.9 s; the serving thread idle ' +
-        '11.5 s (waiting on its workers); encoding the records pushed about 16 s (5 million data points; the shortest ' +
-        'texts of their floats, V8\'s number to string, a third of it); the sliding order statistics 18 s, of which selecting ' +
-        'within one value bucket and copying its newest entries 9.6 s (about 240 order statistics a block: the seven ' +
-        'recommendation windows\' tiers, consumed units and fills, the streamed 1h fee window\'s ~130 percentiles) and the ' +
-        'samples\' arrivals, departures and moves between windows 7.3 s; the rest the market\'s per-pair state, the top list\'s ' +
-        'records and the prunes. Step 46 put the seven recommendation windows in one structure of value buckets where a ' +
-        'sample arrives once and moves a layer of counters as each window slides past it (the same profile after step 45: ' +
-        '130.8 s, the ordered multisets 43 s of it). A mainnet-profile block pushes about 560 points (the top list\'s 100, ' +
-        'whose window bounds move every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP); a ' +
-        'VWAP record encodes in 2.5-3 us, so encoding alone caps a replay near 700 blocks/s. Since that profile a streamed fee ' +
-        'window\'s close no longer sends the hour\'s samples to the kernel worker (step 48), and a group\'s forms are made ' +
-        'while the group before it commits (step 49): 89.6 s against 94.5 s for the hour in one interleaved pair. A profile ' +
-        'after them (92.7 s): the serving thread idle 1.9 s (11.5 before); garbage collection 12.1 s; encoding the pushed ' +
-        'records ~11.5 s (V8\'s number to string inside encodeFloat64 4.2 of it); the value buckets ~16 s (selection 5.8, ' +
-        'leave 3.6, copying a bucket\'s newest entries 2.7, append 1.9, add 1.4); the account keys 5.7 s (interning the kept ' +
-        'rows\' and the trades\' keys 3.8, and the compaction\'s scan of every segment\'s ids at each prune, once a minute of ' +
-        'chain time, 1.9: 0.15 since step 50, which counts the keys in use again only once the dictionary could be worth ' +
-        'compacting; the interning 3.4 s of it the write-locked accounts, which a replay without a local fee market streamed ' +
-        'leaves in the file since step 51: 82.1 s against 91.2 s in one pair).',
-      close: 'Encoding each record once per block as wire text (every subscriber of a method gets the same bytes), the ' +
-        'per-block objects as typed columns (most of the garbage), selections over fewer entries (a bucket sorted once it ' +
-        'stops changing; the fee window\'s percentiles found in one pass over sorted ranks), and the load\'s own speed (it ' +
+        'load\'s ingest path, then pushes to the 12 subscriptions (about 580 records a mainnet-profile block: the top list\'s 100, ' +
+        'whose window bounds move every block; 105 trades; 75 candles; 70 each of market blocks, volume, VWAP and TWAP). A ' +
+        'profile of the one-hour replay after step 55 (146.6 s profiled, on the Intel Xeon machine of 2026-11-29, which ran ' +
+        'the code of the day before in 121-136 s where that day\'s AMD EPYC took 83-101 s): encoding the pushed records ~27 s ' +
+        '(a record of 18 floats encodes in 5.5 us, 1.6 us when they are integers: V8\'s shortest text of a double, ~220 ns, ' +
+        'is most of it); the value buckets 23.6 s (34.2 before step 55, which reads the streamed hour fee window\'s ~130 ' +
+        'order statistics a block from sorted buckets; step 56 then halved the recommendation windows\' departures); garbage ' +
+        'collection 18.2 s (25 GB allocated over the replay, 2.9 MB a block, in a sampling heap profile: the wire records and ' +
+        'their texts 3.8 GB, the market\'s trailing points 1.6, the trades\' rows and records 2.1); the market\'s records and ' +
+        'per-pair state ~12 s; the top list\'s records ~5 s. The same replay with no subscription takes 46-53 s: its seven ' +
+        'recommendation windows (all live from retention\'s first prune, so that their points stay whole) ~18 s of it. So ' +
+        'the streams cost ~17 us a data point, and the replay without them is itself 2.7x the target.',
+      close: 'Less work a data point rather than one hot spot: the shortest float texts computed in WebAssembly (Ryu or ' +
+        'Schubfach over u64, checked against V8\'s String), the streamed records made and encoded in one pass from the ' +
+        'kernels\' columns (no intermediate record object: most of the garbage), the top list\'s entries keeping their texts ' +
+        'across pushes, the recommendation windows\' arrivals sorted as their departures are, and the load\'s own speed (it ' +
         'bounds the replay). ' + E2E_CLOSE,
     }),
   },

@@ -171,7 +171,7 @@ function blockEntries(view: TransactionsView, b: number, time: bigint): TopEntry
   const entries: TopEntry[] = [];
   for (let k = keptOffsets[b]!; k < keptOffsets[b + 1]!; k++) {
     const i = kept[k]!;
-    entries.push({ view, k, slot, index: columns.index[i]!, timestamp: time, fee: columns.priorityFee[i]! });
+    entries.push({ view, k, slot, index: columns.index[i]!, timestamp: time, fee: columns.priorityFee[i]!, texts: undefined });
   }
   return entries;
 }

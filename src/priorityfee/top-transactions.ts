@@ -27,16 +27,25 @@ export interface TopEntry {
   readonly index: number;
   readonly timestamp: bigint;
   readonly fee: bigint;
+  /**
+   * Its signature's text and its record's id, made when first answered and kept (undefined until
+   * then, set at creation so that every entry has one shape): a streamed list answers the same
+   * entries after every block, and the text is rebuilt from packed digits.
+   */
+  texts: { readonly window: string; readonly signature: string; readonly id: number } | undefined;
 }
 
 /** The record of an entry in the top list of the window [end - w, end). */
 export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigint, end: bigint): TopTransactionRecord {
   const { view: { columns, kept, text }, k } = e;
   const i = kept[k]!;
-  const signature = signatureAt(text.signature, k);
+  if (e.texts?.window !== window) {
+    const signature = signatureAt(text.signature, k);
+    e.texts = { window, signature, id: recordId('chain::priorityfee::top_txs', window, signature) };
+  }
   return {
-    id: recordId('chain::priorityfee::top_txs', window, signature),
-    signature,
+    id: e.texts.id,
+    signature: e.texts.signature,
     signer: text.keys.keyOf(text.signer[k]!),
     program: text.keys.keyOf(text.program[k]!),
     slot: e.slot,
