@@ -23,31 +23,9 @@ export function selectU64(begin: usize, len: u32, k: u32): u64 {
   let lo: u32 = 0;
   let hi: u32 = len; // the k-th is within [lo, hi)
   while (hi - lo > 16) {
-    const a = load<u64>(begin + (<usize>lo << 3));
-    const b = load<u64>(begin + (<usize>((lo + hi) >>> 1) << 3));
-    const c = load<u64>(begin + (<usize>(hi - 1) << 3));
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-    // three-way partition: [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot
-    let lt = lo;
-    let i = lo;
-    let gt = hi;
-    while (i < gt) {
-      const x = load<u64>(begin + (<usize>i << 3));
-      if (x < pivot) {
-        store<u64>(begin + (<usize>i << 3), load<u64>(begin + (<usize>lt << 3)));
-        store<u64>(begin + (<usize>lt << 3), x);
-        lt++;
-        i++;
-      } else if (x > pivot) {
-        gt--;
-        store<u64>(begin + (<usize>i << 3), load<u64>(begin + (<usize>gt << 3)));
-        store<u64>(begin + (<usize>gt << 3), x);
-      } else {
-        i++;
-      }
-    }
-    if (k < lt) hi = lt;
-    else if (k >= gt) lo = gt;
+    const pivot = partition(begin, 0, lo, hi);
+    if (k < lessEnd) hi = lessEnd;
+    else if (k >= greaterStart) lo = greaterStart;
     else return pivot;
   }
   insertionSortU64(begin + (<usize>lo << 3), hi - lo);
@@ -63,27 +41,9 @@ export function sortPairsU64(keys: usize, pays: usize, len: u32): void {
   let lo: u32 = 0;
   let hi: u32 = len;
   while (hi - lo > 16) {
-    const a = load<u64>(keys + (<usize>lo << 3));
-    const b = load<u64>(keys + (<usize>((lo + hi) >>> 1) << 3));
-    const c = load<u64>(keys + (<usize>(hi - 1) << 3));
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-    // [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot
-    let lt = lo;
-    let i = lo;
-    let gt = hi;
-    while (i < gt) {
-      const x = load<u64>(keys + (<usize>i << 3));
-      if (x < pivot) {
-        swapPair(keys, pays, i, lt);
-        lt++;
-        i++;
-      } else if (x > pivot) {
-        gt--;
-        swapPair(keys, pays, i, gt);
-      } else {
-        i++;
-      }
-    }
+    partition(keys, pays, lo, hi);
+    const lt = lessEnd;
+    const gt = greaterStart;
     if (lt - lo < hi - gt) {
       sortPairsU64(keys + (<usize>lo << 3), pays == 0 ? 0 : pays + (<usize>lo << 3), lt - lo);
       lo = gt;
@@ -107,6 +67,40 @@ export function sortPairsU64(keys: usize, pays: usize, len: u32): void {
     store<u64>(keys + (<usize>j << 3), x);
     if (pays != 0) store<f64>(pays + (<usize>j << 3), px);
   }
+}
+
+/** Where `partition` left its parts: [lo, lessEnd) < pivot, [lessEnd, greaterStart) == pivot, [greaterStart, hi) > pivot. */
+let lessEnd: u32 = 0;
+let greaterStart: u32 = 0;
+
+/**
+ * Partitions keys [lo, hi) (hi - lo > 2) three ways around the median of the first, middle and
+ * last (payloads at `pays` moved with them unless it is 0); returns the pivot.
+ */
+function partition(keys: usize, pays: usize, lo: u32, hi: u32): u64 {
+  const a = load<u64>(keys + (<usize>lo << 3));
+  const b = load<u64>(keys + (<usize>((lo + hi) >>> 1) << 3));
+  const c = load<u64>(keys + (<usize>(hi - 1) << 3));
+  const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+  let lt = lo;
+  let i = lo;
+  let gt = hi;
+  while (i < gt) {
+    const x = load<u64>(keys + (<usize>i << 3));
+    if (x < pivot) {
+      swapPair(keys, pays, i, lt);
+      lt++;
+      i++;
+    } else if (x > pivot) {
+      gt--;
+      swapPair(keys, pays, i, gt);
+    } else {
+      i++;
+    }
+  }
+  lessEnd = lt;
+  greaterStart = gt;
+  return pivot;
 }
 
 @inline function swapPair(keys: usize, pays: usize, i: u32, j: u32): void {

@@ -347,7 +347,11 @@ function refreshGroups(): void {
 
 /** The bucket whose range holds `key`: the last with lo <= key. */
 function bucketOf(key: u64): u32 {
-  let a: u32 = 0;
+  return lastAtMost(0, key);
+}
+
+/** The last bucket from `a` on with lo <= key (bucket a's lo must be). */
+function lastAtMost(a: u32, key: u64): u32 {
   let c: u32 = buckets - 1;
   while (a < c) {
     const m = (a + c + 1) >>> 1;
@@ -368,13 +372,7 @@ function bucketFrom(from: u32, key: u64): u32 {
     if (a + 1 == buckets || loOf(a + 1) > key) return a;
     a++;
   }
-  let c: u32 = buckets - 1;
-  while (a < c) {
-    const m = (a + c + 1) >>> 1;
-    if (loOf(m) <= key) a = m;
-    else c = m - 1;
-  }
-  return a;
+  return lastAtMost(a, key);
 }
 
 /** Whether bucket b's range is a single key (it can hold any number of entries and never splits). */
