@@ -780,15 +780,15 @@ export function percentileTail(w: u32, millis: u32): u64 {
     key = loOf(b);
     count += inBucket;
     addSumsIn(outAt, layerOf(b), win, 1);
-  } else if (growing) {
-    sortList(listOf(b));
-    copyNewest(listOf(b), inBucket, true);
-    key = load<u64>(scratchKeysAt + (<usize>(k - rankBefore) << 3));
-    count += tailOfScratch(inBucket, key);
   } else {
+    if (growing) sortList(listOf(b));
     copyNewest(listOf(b), inBucket, true);
-    memory.copy(selectAt, scratchKeysAt, <usize>inBucket << 3);
-    key = selectU64(selectAt, inBucket, k - rankBefore);
+    if (growing) {
+      key = load<u64>(scratchKeysAt + (<usize>(k - rankBefore) << 3)); // sorted: read by rank
+    } else {
+      memory.copy(selectAt, scratchKeysAt, <usize>inBucket << 3);
+      key = selectU64(selectAt, inBucket, k - rankBefore);
+    }
     count += tailOfScratch(inBucket, key);
   }
   store<f64>(outAt + LIMBS * 8, <f64>count);

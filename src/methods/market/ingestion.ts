@@ -1,6 +1,6 @@
 import { limit } from '../../rpc/params.js';
 import { INGESTION_HISTORY } from '../../market/ingestion-log.js';
-import { Ingestion } from '../../schema/records.js';
+import { Ingestion, type IngestionRecord } from '../../schema/records.js';
 import { recordTableName } from '../../store/ddl.js';
 import { rowToRecord } from '../../store/record-arrow.js';
 import { recordsFrom, sinceCut } from '../../store/retention.js';
@@ -18,11 +18,10 @@ export default defineMethod({
   params: { limit: limit(1, INGESTION_HISTORY, 60) },
   async handle(params, { store, market }) {
     const cut = store && recordsFrom(store, params.at);
-    const live = params.at === undefined ? market.ingestion.latest(params.limit) : undefined;
-    if (live) return sinceCut(live, cut, (r) => r.timestamp);
+    const time = (r: IngestionRecord) => r.timestamp;
+    if (params.at === undefined) return sinceCut(market.ingestion.latest(params.limit), cut, time);
     if (!store) return [];
-    const asOf = ` WHERE "timestamp" < ${sqlInteger(params.at!)}`;
-    const rows = await store.rows(`SELECT * FROM ${recordTableName(Ingestion)}${asOf} ORDER BY slot DESC LIMIT ${params.limit}`);
-    return sinceCut(rows.map((row) => rowToRecord(Ingestion, row)), cut, (r) => r.timestamp);
+    const rows = await store.rows(`SELECT * FROM ${recordTableName(Ingestion)} WHERE "timestamp" < ${sqlInteger(params.at)} ORDER BY slot DESC LIMIT ${params.limit}`);
+    return sinceCut(rows.map((row) => rowToRecord(Ingestion, row)), cut, time);
   },
 });
