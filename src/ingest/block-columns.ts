@@ -101,41 +101,51 @@ export function transactionNumbers(table: Table, owned = false): TransactionNumb
   };
 }
 
-/** A chunk's transactions (its numeric columns) as per-block columns ordered by (slot, index). */
+/** Whether rows are in (slot, index) order already (`slotWords`: the slots' words). */
+function inKeyOrder(slotWords: Uint32Array, index: Uint32Array): boolean {
+  for (let i = 1; i < index.length; i++) {
+    const bySlot = compareU64(slotWords, i - 1, i);
+    if (bySlot > 0 || (bySlot === 0 && index[i - 1]! > index[i]!)) return false;
+  }
+  return true;
+}
+
+/** Every column of `numbers` in `order`. */
+const gathered = (numbers: TransactionNumbers, order: Uint32Array): TransactionNumbers => ({
+  slot: gatherU64(numbers.slot, order),
+  index: gather(numbers.index, order),
+  isVote: gather(numbers.isVote, order),
+  computeUnitPrice: gatherU64(numbers.computeUnitPrice, order),
+  priorityFee: gatherU64(numbers.priorityFee, order),
+  computeUnitLimit: gather(numbers.computeUnitLimit, order),
+  computeUnitsConsumed: gatherU64(numbers.computeUnitsConsumed, order),
+  consumedKnown: gather(numbers.consumedKnown, order),
+});
+
+/**
+ * A chunk's transactions (its numeric columns) as per-block columns ordered by (slot, index). Rows
+ * already in that order (a file's, a block's, nearly always) keep their columns: the copies in
+ * order cost more than the rest of a chunk's forms together.
+ */
 export function chunkTransactions(numbers: TransactionNumbers): ChunkTransactions {
-  const { slot, index } = numbers;
-  const n = slot.length;
-  const slotWords = wordsOf(slot);
+  const n = numbers.slot.length;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const compare = (a: number, b: number) => compareU64(slotWords, a, b) || index[a]! - index[b]!;
-  let sorted = true;
-  for (let i = 1; i < n && sorted; i++) sorted = compare(i - 1, i) <= 0;
-  if (!sorted) order.sort(compare);
-
-  const out: ChunkTransactions = {
-    slots: [],
-    offsets: new Uint32Array(0),
-    isVote: gather(numbers.isVote, order),
-    computeUnitPrice: gatherU64(numbers.computeUnitPrice, order),
-    priorityFee: gatherU64(numbers.priorityFee, order),
-    computeUnitLimit: gather(numbers.computeUnitLimit, order),
-    computeUnitsConsumed: gatherU64(numbers.computeUnitsConsumed, order),
-    consumedKnown: gather(numbers.consumedKnown, order),
-    index: gather(index, order),
-    row: order,
-  };
+  const inputWords = wordsOf(numbers.slot);
+  const sorted = inKeyOrder(inputWords, numbers.index);
+  if (!sorted) order.sort((a, b) => compareU64(inputWords, a, b) || numbers.index[a]! - numbers.index[b]!);
+  const { slot, ...columns } = sorted ? numbers : gathered(numbers, order);
+  const slotWords = wordsOf(slot);
+  const slots: bigint[] = [];
   const offsets: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (i > 0 && sameU64(slotWords, order[i - 1]!, order[i]!)) continue;
-    out.slots.push(slot[order[i]!]!); // a BigInt per block, not per row
+    if (i > 0 && sameU64(slotWords, i - 1, i)) continue;
+    slots.push(slot[i]!); // a BigInt per block, not per row
     offsets.push(i);
   }
   offsets.push(n);
-  out.offsets = Uint32Array.from(offsets);
-  return out;
+  return { ...columns, slots, offsets: Uint32Array.from(offsets), row: order };
 }
-
 
 /**
  * The fee-paying transactions of a block a top list can show: chain::priorityfee::top_txs shows at
@@ -144,28 +154,60 @@ export function chunkTransactions(numbers: TransactionNumbers): ChunkTransaction
  */
 export const BEST_PER_BLOCK = 100;
 
+/** Scratch of `bestFeePayers`: a block's fee-paying rows and their float keys (grown to the largest block). */
+let candidates = new Uint32Array(4096);
+let candidateKeys = new Float64Array(4096);
+
+/** The k-th smallest (0-based) of `values`, which it reorders (Hoare's quickselect: a block's sort cost ~6x as much). */
+function kthSmallest(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i > j) break;
+      const swap = values[i]!;
+      values[i++] = values[j]!;
+      values[j--] = swap;
+    }
+    // [lo, j] are at most the pivot, [i, hi] at least, and any between equal to it
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return pivot;
+  }
+  return values[k]!;
+}
+
 /**
- * Positions of block b's best `n` fee-paying (nonzero price) transactions of `columns` (non-vote
- * transactions: FeeColumns), best first: priority fee, then index, descending.
+ * Writes the positions of block b's best `n` fee-paying (nonzero price) transactions of `columns`
+ * (non-vote transactions: FeeColumns), best first (priority fee, then index, descending), to `out`
+ * from `at`; returns how many.
  */
-export function bestFeePayers(columns: BlockColumns, b: number, n = BEST_PER_BLOCK): number[] {
+export function bestFeePayers(columns: BlockColumns, b: number, out: Uint32Array, at: number, n = BEST_PER_BLOCK): number {
   const price = wordsOf(columns.computeUnitPrice);
   const fee = wordsOf(columns.priorityFee);
   const { index } = columns;
-  let rows: number[] = [];
-  for (let i = columns.offsets[b]!; i < columns.offsets[b + 1]!; i++) {
-    if ((price[2 * i]! | price[2 * i + 1]!) !== 0) rows.push(i);
-  }
-  if (rows.length > n) {
+  const [first, end] = [columns.offsets[b]!, columns.offsets[b + 1]!];
+  if (candidates.length < end - first) [candidates, candidateKeys] = [new Uint32Array(end - first), new Float64Array(end - first)];
+  let count = 0;
+  for (let i = first; i < end; i++) if ((price[2 * i]! | price[2 * i + 1]!) !== 0) candidates[count++] = i;
+  const key = (i: number) => fee[2 * i + HIGH]! * 2 ** 32 + fee[2 * i + LOW]!;
+  if (count > n) {
     // a float key never orders two fees the wrong way round (it may tie them), so the rows whose key
     // reaches the n-th highest key hold the best n; only they go through the exact comparator
-    const key = (i: number) => fee[2 * i + HIGH]! * 2 ** 32 + fee[2 * i + LOW]!;
-    const keys = new Float64Array(rows.length);
-    for (let k = 0; k < rows.length; k++) keys[k] = key(rows[k]!);
-    const cut = keys.sort()[rows.length - n]!;
-    rows = rows.filter((i) => key(i) >= cut);
+    for (let k = 0; k < count; k++) candidateKeys[k] = key(candidates[k]!);
+    const cut = kthSmallest(candidateKeys.subarray(0, count), count - n);
+    let reaching = 0;
+    for (let k = 0; k < count; k++) if (key(candidates[k]!) >= cut) candidates[reaching++] = candidates[k]!;
+    count = reaching;
   }
-  rows.sort((x, y) =>
+  const best = candidates.subarray(0, count).sort((x, y) =>
     fee[2 * y + HIGH]! - fee[2 * x + HIGH]! || fee[2 * y + LOW]! - fee[2 * x + LOW]! || index[y]! - index[x]!);
-  return rows.slice(0, n);
+  const kept = Math.min(n, count);
+  out.set(best.subarray(0, kept), at);
+  return kept;
 }

@@ -6,7 +6,7 @@
  * the kernel worker makes them while the serving thread commits the chunk before (pipeline.ts).
  */
 import type { Table } from 'apache-arrow';
-import { bestFeePayers, chunkTransactions, transactionNumbers, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
+import { BEST_PER_BLOCK, bestFeePayers, chunkTransactions, transactionNumbers, type ChunkTransactions, type TransactionNumbers } from './block-columns.js';
 import { splitVotes, type FeeColumns } from './fee-columns.js';
 import { gather } from '../schema/u64-words.js';
 
@@ -28,13 +28,11 @@ export interface TransactionForms {
 export function transactionForms(input: TransactionNumbers | Table): TransactionForms {
   const columns = chunkTransactions('numRows' in input ? transactionNumbers(input) : input);
   const { fees, nonVotes, votes } = splitVotes(columns);
-  const best: number[] = [];
-  const keptOffsets = new Uint32Array(fees.slots.length + 1);
-  for (let b = 0; b < fees.slots.length; b++) {
-    best.push(...bestFeePayers(fees, b));
-    keptOffsets[b + 1] = best.length;
-  }
-  return { columns, fees, nonVotes, votes, kept: Uint32Array.from(best), keptOffsets };
+  const blocks = fees.slots.length;
+  const kept = new Uint32Array(Math.min(fees.index.length, blocks * BEST_PER_BLOCK));
+  const keptOffsets = new Uint32Array(blocks + 1);
+  for (let b = 0; b < blocks; b++) keptOffsets[b + 1] = keptOffsets[b]! + bestFeePayers(fees, b, kept, keptOffsets[b]!);
+  return { columns, fees, nonVotes, votes, kept: kept.slice(0, keptOffsets[blocks]), keptOffsets };
 }
 
 /** The table rows of the kept transactions, in `kept` order: those whose text the store keeps. */

@@ -43,7 +43,10 @@ describe('bestFeePayers', () => {
         const columns = chunkColumnsOf(blocks);
         const { fees, nonVotes } = splitVotes(columns);
         blocks.forEach((rows, b) => {
-          expect(bestFeePayers(fees, b, n).map((i) => nonVotes[i])).toEqual(reference(rows, columns.offsets[b]!, n));
+          const out = new Uint32Array(n + 2).fill(7);
+          const kept = bestFeePayers(fees, b, out, 1, n);
+          expect(out[0], 'before `at` untouched').toBe(7);
+          expect(Array.from(out.subarray(1, 1 + kept), (i) => nonVotes[i])).toEqual(reference(rows, columns.offsets[b]!, n));
         });
       }),
       { numRuns: 300 },
