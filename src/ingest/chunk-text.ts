@@ -8,15 +8,18 @@ import type { Table } from 'apache-arrow';
 import { rowsToTable, tableToRows } from './arrow.js';
 import type { RowOrigins } from './chunk-accounts.js';
 import { pickUtf8, takeUtf8, utf8At, type Utf8Values } from './utf8-values.js';
-import { signatureAt, signatureText, type SignatureValues } from './signature-values.js';
+import { FileSignatures, signatureAt, signatureText, signatureValues, type KeptSignatures } from './signature-values.js';
 import type { DeferredColumns, ValidatedBatch } from './validate.js';
 
 /** The text columns of a transactions table. */
 export const TEXT_COLUMNS = ['signature', 'signer', 'program'] as const;
 
-/** Chosen rows' text: the signatures as kept (a file's decoder packs them), the signers and programs as UTF-8 values. */
+/**
+ * Chosen rows' text: the signatures as kept (a file's decoder packs them, or leaves them in the file
+ * unread), the signers and programs as UTF-8 values.
+ */
 export interface RowText {
-  readonly signature: SignatureValues;
+  readonly signature: KeptSignatures;
   readonly signer: Utf8Values;
   readonly program: Utf8Values;
 }
@@ -31,10 +34,10 @@ export const tableText = (table: Table, rows: Uint32Array): TextColumns =>
 
 /** A file's held text of its rows `rows` (0-based), by column name. */
 async function fromFile(file: DeferredColumns, rows: Uint32Array): Promise<RowText> {
-  const { columns, take } = file.text!;
+  const { columns, take, signatures } = file.text!;
   const values = await take(rows);
   const [signature, signer, program] = TEXT_COLUMNS.map((name) => values[columns.indexOf(name)]!);
-  return { signature: signature!, signer: signer as Utf8Values, program: program as Utf8Values };
+  return { signature: signatures ? new FileSignatures(signatures, rows) : signature!, signer: signer as Utf8Values, program: program as Utf8Values };
 }
 
 /**
@@ -67,9 +70,9 @@ export async function chunkText(table: Table, batches: readonly ValidatedBatch[]
   if (files.length === 1 && allInFile) return fromFile(files[0]!, at);
   // mixed (rare: a batch failed the decoder's checks): each source's rows taken apart as text, then put back in the order asked
   const rowsOf = (k: number) => at.filter((_, j) => source[j] === k);
-  const asText = (text: RowText): TextColumns => ({ ...text, signature: signatureText(text.signature) });
-  const taken = (await Promise.all(files.map((file, k) => fromFile(file, rowsOf(k))))).map(asText);
-  const own = asText(tableText(table, rowsOf(-1)));
+  const asText = async (text: RowText): Promise<TextColumns> => ({ ...text, signature: signatureText(await signatureValues(text.signature)) });
+  const taken = await Promise.all(files.map(async (file, k) => asText(await fromFile(file, rowsOf(k)))));
+  const own = await asText(tableText(table, rowsOf(-1)));
   const position = new Uint32Array(rows.length);
   const seen = new Int32Array(files.length + 1);
   for (let j = 0; j < rows.length; j++) position[j] = seen[source[j]! + 1]++;
@@ -84,9 +87,10 @@ export async function chunkText(table: Table, batches: readonly ValidatedBatch[]
 export async function withText(table: Table, batches: readonly ValidatedBatch[], origins: () => RowOrigins): Promise<Table> {
   if (!textInFile(table)) return table;
   const text = await chunkText(table, batches, origins, Uint32Array.from({ length: table.numRows }, (_, i) => i));
+  const signatures = await signatureValues(text.signature);
   const rows = tableToRows('transactions', table);
   rows.forEach((row, i) => {
-    for (const name of TEXT_COLUMNS) row[name] = name === 'signature' ? signatureAt(text.signature, i) : utf8At(text[name], i);
+    for (const name of TEXT_COLUMNS) row[name] = name === 'signature' ? signatureAt(signatures, i) : utf8At(text[name], i);
   });
   return rowsToTable('transactions', rows);
 }

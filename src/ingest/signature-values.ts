@@ -18,13 +18,61 @@ export interface PackedSignatures {
 
 export type SignatureValues = PackedSignatures | Utf8Values;
 
+/**
+ * Signatures left in their file: a Parquet file that declares its signature column required has no
+ * value to check, so a load does not decode it (the largest column of a transactions file, 88
+ * bytes a row, read for the few rows a block the top lists can show). Kept transaction k's is at
+ * file row `rows[k]`; they are read back, all at once, when first answered (`load`), then kept.
+ */
+export class FileSignatures {
+  #loaded: SignatureValues | undefined;
+  #loading: Promise<SignatureValues> | undefined;
+
+  constructor(
+    /** Rows of the file read back, their values as kept. */
+    private readonly read: (rows: Uint32Array) => Promise<SignatureValues>,
+    readonly rows: Uint32Array,
+  ) {}
+
+  /** The signatures once read back. */
+  get loaded(): SignatureValues | undefined {
+    return this.#loaded;
+  }
+
+  /** Reads them back (once; a failed read is tried again by the next call). */
+  load(): Promise<SignatureValues> {
+    this.#loading ??= this.read(this.rows).then(
+      (values) => (this.#loaded = values),
+      (error: unknown) => {
+        this.#loading = undefined;
+        throw error;
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Signatures from..to (`copy`: of their own), what was read back with them. */
+  slice(from: number, to: number, copy: boolean): FileSignatures {
+    const part = new FileSignatures(this.read, copy ? this.rows.slice(from, to) : this.rows.subarray(from, to));
+    if (this.#loaded) part.#loaded = sliceSignatures(this.#loaded, from, to, copy);
+    return part;
+  }
+}
+
+/** Signatures as the store keeps them: at hand, or left in their file. */
+export type KeptSignatures = SignatureValues | FileSignatures;
+
+/** The values of `signatures`, read back from their file first where they were left there. */
+export const signatureValues = (signatures: KeptSignatures): Promise<SignatureValues> | SignatureValues =>
+  (signatures instanceof FileSignatures ? signatures.loaded ?? signatures.load() : signatures);
+
 const encoder = new TextEncoder();
 const chars = new Uint8Array(88);
 const isPacked = (values: SignatureValues): values is PackedSignatures => 'packed' in values;
 
-/** Signatures as kept: packed when every value is at most 88 base58 digits (values packed already, as they are). */
-export function keepSignatures(text: SignatureValues): SignatureValues {
-  if (isPacked(text)) return text;
+/** Signatures as kept: packed when every value is at most 88 base58 digits (values packed already, or left in a file, as they are). */
+export function keepSignatures<S extends KeptSignatures>(text: S): S | PackedSignatures {
+  if (text instanceof FileSignatures || isPacked(text)) return text;
   const n = text.offsets.length - 1;
   const packed = new Uint8Array(n * PACKED_BYTES);
   return packDigitsUtf8(text.bytes, text.offsets, 0, n, packed) ? { packed } : text;
@@ -42,8 +90,10 @@ export function keepSignatureColumn(vector: Vector): SignatureValues {
   return { packed };
 }
 
-/** Signature i's text. */
-export function signatureAt(values: SignatureValues, i: number): string {
+/** Signature i's text (signatures left in their file must have been read back: `signatureValues`). */
+export function signatureAt(kept: KeptSignatures, i: number): string {
+  const values = kept instanceof FileSignatures ? kept.loaded : kept;
+  if (!values) throw new Error('signature asked before it was read back from its file');
   if (!isPacked(values)) return utf8At(values, i);
   const { packed } = values;
   let length = 0;
@@ -71,7 +121,9 @@ export function signatureText(values: SignatureValues): Utf8Values {
 }
 
 /** Signatures from..to, as values of their own (`copy`) or views. */
-export function sliceSignatures(values: SignatureValues, from: number, to: number, copy: boolean): SignatureValues {
+export function sliceSignatures<S extends KeptSignatures>(values: S, from: number, to: number, copy: boolean): S;
+export function sliceSignatures(values: KeptSignatures, from: number, to: number, copy: boolean): KeptSignatures {
+  if (values instanceof FileSignatures) return values.slice(from, to, copy);
   if (!isPacked(values)) return sliceUtf8(values, from, to, copy);
   const [start, end] = [from * PACKED_BYTES, to * PACKED_BYTES];
   return { packed: copy ? values.packed.slice(start, end) : values.packed.subarray(start, end) };

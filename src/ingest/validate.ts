@@ -56,7 +56,12 @@ export interface DeferredColumns {
    * any order) of each, its values in `columns` order (UTF-8, the signatures as kept: read back
    * from the file for rows it no longer holds).
    */
-  readonly text?: { readonly columns: readonly string[]; take(rows: Uint32Array): Promise<SignatureValues[]> };
+  readonly text?: {
+    readonly columns: readonly string[];
+    take(rows: Uint32Array): Promise<SignatureValues[]>;
+    /** Rows `rows` of its signatures, where the file left them unread (a required column: nothing to check at load). */
+    readonly signatures?: (rows: Uint32Array) => Promise<SignatureValues>;
+  };
 }
 
 /** The reason a value was refused; returned (not thrown) by the normalisers. */

@@ -28,7 +28,7 @@ import { NO_DEMAND, type StreamDemand, type StreamUpdate } from '../stream/updat
 import type { Store } from '../store/store.js';
 import type { TransactionsView } from '../store/transaction-segments.js';
 import { newestFeeBlock, transactionBlocksSince } from './store-queries.js';
-import { topTransactionRecord, TOP_TRANSACTIONS_CAP, type TopEntry } from './top-transactions.js';
+import { topTransactionRecord, TOP_TRANSACTIONS_CAP, withSignatures, type TopEntry } from './top-transactions.js';
 
 const METHOD = 'chain::priorityfee::top_txs';
 /** The one window of the method (TOP_WINDOWS). */
@@ -67,12 +67,12 @@ export class TopTransactionsTracker implements ChunkObserver {
 
   /** The live answer: the best `limit` (at most CAP) of the window ending after the newest block with transactions. */
   async top(limit: number): Promise<TopTransactionRecord[]> {
-    if (this.#list) return this.#records(this.#list, limit);
+    if (this.#list) return this.#answer(this.#list, limit);
     this.#asked = true;
     const published = this.#published;
     const list = await this.#fromStore();
     if (this.#published === published) this.#list = list; // still the newest: kept from now on
-    return this.#records(list, limit);
+    return this.#answer(list, limit);
   }
 
   async prepare(chunk: ChunkView): Promise<ChunkEffect> {
@@ -87,11 +87,13 @@ export class TopTransactionsTracker implements ChunkObserver {
     const updates: StreamUpdate[] = [];
     // kept from now on: the list as of the newest block published, from the store
     let list = this.#list ?? (await this.#fromStore());
-    resident.columns.slots.forEach((slot, b) => {
+    for (const [b, slot] of resident.columns.slots.entries()) {
       const time = times.get(slot)!;
       list = this.#next(list, blockEntries(resident, b, time), time);
-      if (streamed) updates.push({ method: METHOD, slot, timestamp: time, records: this.#records(list, CAP) });
-    });
+      if (!streamed) continue;
+      await withSignatures(list.entries, CAP);
+      updates.push({ method: METHOD, slot, timestamp: time, records: this.#records(list, CAP) });
+    }
     return {
       records: [],
       apply: () => {
@@ -116,6 +118,12 @@ export class TopTransactionsTracker implements ChunkObserver {
   /** The list after a block at `time` whose best entries are `entries`. */
   #next(list: TopList, entries: readonly TopEntry[], time: bigint): TopList {
     return this.#expire(advance(list, entries), time + 1n);
+  }
+
+  /** The records of the best `limit` of `list`, their signatures read back first where they are still in their file. */
+  async #answer(list: TopList, limit: number): Promise<TopTransactionRecord[]> {
+    await withSignatures(list.entries, Math.min(limit, CAP));
+    return this.#records(list, limit);
   }
 
   #records(list: TopList, limit: number): TopTransactionRecord[] {

@@ -3,7 +3,7 @@
  * as the top list (top-tracker.ts) keeps it, and its record.
  */
 import { BEST_PER_BLOCK } from '../ingest/block-columns.js';
-import { signatureAt } from '../ingest/signature-values.js';
+import { FileSignatures, signatureAt } from '../ingest/signature-values.js';
 import { recordId } from '../schema/ids.js';
 import type { TopTransactionRecord } from '../schema/records.js';
 import type { TransactionsView } from '../store/transaction-segments.js';
@@ -58,4 +58,17 @@ export function topTransactionRecord(e: TopEntry, window: string, windowNs: bigi
     window_start: end - windowNs,
     window_end: end,
   };
+}
+
+/**
+ * Reads back the signatures of the first `count` of `entries` that are still in their file (a load
+ * from Parquet leaves them there until first answered).
+ */
+export async function withSignatures(entries: readonly TopEntry[], count: number): Promise<void> {
+  const unread = new Set<FileSignatures>();
+  for (let e = 0; e < Math.min(count, entries.length); e++) {
+    const { signature } = entries[e]!.view.text;
+    if (signature instanceof FileSignatures && !signature.loaded) unread.add(signature);
+  }
+  await Promise.all([...unread].map((signatures) => signatures.load()));
 }

@@ -23,7 +23,7 @@ import { keptRows, transactionForms, type TransactionForms } from '../ingest/tra
 import { tableText, type RowText } from '../ingest/chunk-text.js';
 import { readBack, type ChunkAccounts, type FileAccounts } from '../ingest/chunk-accounts.js';
 import { lowerBound, lowerBoundBy } from '../windows/lower-bound.js';
-import { keepSignatures, sliceSignatures, type SignatureValues } from '../ingest/signature-values.js';
+import { keepSignatures, sliceSignatures, type KeptSignatures } from '../ingest/signature-values.js';
 import { AccountKeys, KEY_BATCH, KeyCompaction, keysMoved, type IdMove } from './account-keys.js';
 import { runToEnd, TimeSlices, type Steps } from '../platform/event-loop.js';
 import { gather } from '../schema/u64-words.js';
@@ -75,9 +75,12 @@ export interface TransactionsView {
   readonly text: KeptText;
 }
 
-/** The text of kept transactions: signatures as kept (signature-values.ts); signers and programs, which repeat, as ids in `keys`. */
+/**
+ * The text of kept transactions: signatures as kept (signature-values.ts: at hand, or left in their
+ * file until first answered); signers and programs, which repeat, as ids in `keys`.
+ */
 export interface KeptText {
-  readonly signature: SignatureValues;
+  readonly signature: KeptSignatures;
   readonly signer: Uint32Array;
   readonly program: Uint32Array;
   readonly keys: AccountKeys;

@@ -9,7 +9,8 @@
  * and hands over the other columns only; the reader reads them back, by row, when an answer first
  * needs them (`readRows`). Text columns (a transactions file's signatures, signers and programs:
  * most of the rest, and kept for a few rows a block) can be held: checked where decoded, kept in
- * the decoder's memory and handed over only for the rows asked (`take`).
+ * the decoder's memory and handed over only for the rows asked (`take`); a signature column the
+ * file declares required, which has nothing to check, is not decoded at all (`unread`).
  */
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { isKeyListField, keyListsPass } from './key-lists.js';
@@ -58,8 +59,14 @@ export interface OpenedParquet {
   schema: Uint8Array;
   /** The `deferKeyLists` columns the file has with the canonical type. */
   deferred: string[];
-  /** The `holdText` columns the file has as Utf8. */
+  /** The `holdText` columns the file has as Utf8, but those `unread`. */
   held?: HeldText;
+  /**
+   * Its `holdText` signature columns that the file declares required: presence is all a signature
+   * is checked for, and the file's schema says it, so they are left in the file without being
+   * decoded (`take` reads rows of them back).
+   */
+  unread: string[];
 }
 
 
@@ -82,7 +89,8 @@ export interface ParquetDecoder {
   /**
    * Rows `rows` (0-based, any order) of a file's held text columns (`OpenedParquet.held`), their
    * values per column (Utf8Values, or SignatureValues for the signatures): from the batches the
-   * decoder still holds, read back from the file for rows it no longer does.
+   * decoder still holds, read back from the file for rows it no longer does. Its unread columns
+   * are taken the same way, named by a HeldText of their own (a key no batch is held under).
    */
   take(location: ParquetLocation, held: HeldText, rows: Uint32Array): Promise<SignatureValues[]>;
 }
@@ -129,6 +137,8 @@ interface OpenFile {
   deferred?: { columns: string[]; batches: AsyncIterator<StreamedBatch> };
   /** The held text columns' batches, in step with `batches`; which must be public keys. */
   text?: { columns: string[]; key: string; batches: AsyncIterator<StreamedBatch>; publicKeys: boolean[] };
+  /** Columns left in the file unread (`OpenedParquet.unread`). */
+  unread: string[];
   /** Rows handed out so far. */
   rows: number;
 }
@@ -270,8 +280,10 @@ export function createParquetDecoder(): ParquetDecoder {
         const fields = tableFromIPC(schema).schema.fields;
         const names = options.columns ?? fields.map((f) => f.name);
         const deferred = fields.filter((f) => options.deferKeyLists?.includes(f.name) && names.includes(f.name) && isKeyListField(f)).map((f) => f.name);
-        const text = fields.filter((f) => options.holdText?.columns.includes(f.name) && names.includes(f.name) && String(f.type) === 'Utf8').map((f) => f.name);
-        const left = [...deferred, ...text];
+        const textFields = fields.filter((f) => options.holdText?.columns.includes(f.name) && names.includes(f.name) && String(f.type) === 'Utf8');
+        const unread = textFields.filter((f) => options.holdText!.signatures.includes(f.name) && !f.nullable).map((f) => f.name);
+        const text = textFields.map((f) => f.name).filter((name) => !unread.includes(name));
+        const left = [...deferred, ...text, ...unread];
         const handedOver = names.filter((n) => !left.includes(n));
         // one batch size for every stream of the file: theirs are cut in step (`inStep`)
         const batchSize = batchRowsWithin(file, handedOver, options.batchRows);
@@ -288,9 +300,11 @@ export function createParquetDecoder(): ParquetDecoder {
           text: text.length === 0 ? undefined : {
             columns: text, key, batches: iterate(await read(text)), publicKeys: text.map((name) => options.holdText!.publicKeys.includes(name)),
           },
+          unread,
           rows: 0,
         });
-        return { handle, schema, deferred, ...(text.length > 0 ? { held: { columns: text, key, signatures: text.filter((name) => options.holdText!.signatures.includes(name)) } } : {}) };
+        const held = { columns: text, key, signatures: text.filter((name) => options.holdText!.signatures.includes(name)) };
+        return { handle, schema, deferred, unread, ...(text.length > 0 ? { held } : {}) };
       } catch (error) {
         free();
         throw new Error(`not a readable Parquet file: ${String((error as Error)?.message ?? error)}`);
@@ -324,7 +338,7 @@ export function createParquetDecoder(): ParquetDecoder {
       }
       if (listsHold && textPasses) return [bytes];
       // every column left in the file handed over, for the reader to name the bad rows (read again: the check consumed the batch)
-      const left = [...(file.deferred?.columns ?? []), ...(file.text?.columns ?? [])];
+      const left = [...(file.deferred?.columns ?? []), ...(file.text?.columns ?? []), ...file.unread];
       return [bytes, await readRows(file.location, left, first, first + rows)];
     },
     close,

@@ -47,23 +47,30 @@ async function stampOf(location: ParquetLocation): Promise<string | undefined> {
 function deferredColumns(
   location: ParquetLocation, opened: OpenedParquet, source: string, decoder: ParquetDecoder, stamp: string | undefined,
 ): DeferredColumns {
-  const { held } = opened;
-  const columns = [...opened.deferred, ...(held?.columns ?? [])];
+  const { held, unread } = opened;
+  const columns = [...opened.deferred, ...(held?.columns ?? []), ...unread];
+  /** `read` of the columns `asked`, with the file checked to be the one loaded first. */
+  const readBack = async <T>(asked: readonly string[], read: () => Promise<T>): Promise<T> => {
+    const failed = (why: string) => new Error(`${source}: its ${asked.join(', ')} (left in the file at load) cannot be read back: ${why}`);
+    if (stamp !== undefined && stamp !== (await stampOf(location).catch(() => 'gone'))) {
+      throw failed('the file changed or went away since it was loaded');
+    }
+    try {
+      return await read();
+    } catch (error) {
+      throw failed(String((error as Error)?.message ?? error));
+    }
+  };
+  const unreadText = { columns: unread, key: `${held?.key}:unread`, signatures: unread };
   return {
     source,
     columns,
-    async read(from, to, asked = columns) {
-      const failed = (why: string) => new Error(`${source}: its ${asked.join(', ')} (left in the file at load) cannot be read back: ${why}`);
-      if (stamp !== undefined && stamp !== (await stampOf(location).catch(() => 'gone'))) {
-        throw failed('the file changed or went away since it was loaded');
-      }
-      try {
-        return tableFromIPC(await decoder.readRows(location, [...asked], from, to));
-      } catch (error) {
-        throw failed(String((error as Error)?.message ?? error));
-      }
-    },
-    ...(held ? { text: { columns: held.columns, take: (rows: Uint32Array) => decoder.take(location, held, rows) } } : {}),
+    read: async (from, to, asked = columns) => tableFromIPC(await readBack(asked, () => decoder.readRows(location, [...asked], from, to))),
+    ...(held ? { text: {
+      columns: held.columns,
+      take: (rows: Uint32Array) => decoder.take(location, held, rows),
+      ...(unread.length > 0 ? { signatures: async (rows: Uint32Array) => (await readBack(unread, () => decoder.take(location, unreadText, rows)))[0]! } : {}),
+    } } : {}),
   };
 }
 
@@ -99,7 +106,7 @@ export async function* readParquet(
     const schema = tableFromIPC(opened.schema).schema;
     // only a transactions file's columns are left with the decoder (another table's are not canonical columns), and only
     // where its batches can be kept as they are (the row path would read every batch's back): else opened again
-    const left = opened.deferred.length > 0 || opened.held !== undefined;
+    const left = opened.deferred.length > 0 || opened.held !== undefined || opened.unread.length > 0;
     const inFile = left && canonicalSchema('transactions', schema)
       && (context.table ?? tableFromColumns(schema.fields.map((f) => f.name), context.source)) === 'transactions';
     if (left && !inFile) {

@@ -7,15 +7,21 @@
  *     every one taken is base58 digits;
  *   - a batch with a signer that is not a public key, or a null signature, is handed over with its
  *     text (and the reader's row path names the row and field); the batches around it are held;
- *   - the same through the kernel worker (the engine's decoder).
+ *   - the same through the kernel worker (the engine's decoder);
+ *   - a file that declares its signatures required (as the canonical schema writes them): they have
+ *     nothing to check, so the decoder leaves them in the file unread (not held, not handed over),
+ *     and `take` reads the rows asked back; the files above declare them nullable, so their
+ *     signatures are held and checked like the other text.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableFromIPC } from 'apache-arrow';
+import { RecordBatch, Schema, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { createTableFileWriter } from '../../../src/ingest/files/node-sink.js';
 import { createParquetDecoder, type OpenedParquet, type ParquetDecoder } from '../../../src/ingest/files/parquet-decoder.js';
+import { loadParquetWasm } from '../../../src/ingest/files/parquet-wasm.js';
+import { canonicalTable } from '../../store/fixtures.js';
 import { readTableFile } from '../../../src/ingest/files/read.js';
 import { signatureAt, type SignatureValues } from '../../../src/ingest/signature-values.js';
 import { startNodeKernelWorker } from '../../../src/kernels/worker-node.js';
@@ -41,11 +47,24 @@ const ROWS: TransactionRow[] = Array.from({ length: 2_000 }, (_, i) => ({
 }));
 
 let dir: string;
-async function writeFile(name: string, rows: readonly TransactionRow[]): Promise<string> {
+/** Writes `rows` as the canonical schema does (signatures required). */
+async function writeRequired(name: string, rows: readonly TransactionRow[]): Promise<string> {
   const path = join(dir, name);
   const writer = await createTableFileWriter(path, 'parquet', 'transactions', { rowGroupRows: ROW_GROUP });
   await writer.write(rows);
   await writer.close();
+  return path;
+}
+
+/** Writes `rows` with the signature column declared nullable (a file may hold nulls in it: the decoder checks it). */
+async function writeFile(name: string, rows: readonly (Omit<TransactionRow, 'signature'> & { signature: string | null })[]): Promise<string> {
+  const table = canonicalTable('transactions', rows);
+  const schema = new Schema(table.schema.fields.map((f) => (f.name === 'signature' ? f.clone({ nullable: true }) : f)));
+  const relaxed = new Table(schema, table.batches.map((batch) => new RecordBatch(schema, batch.data)));
+  const parquet = await loadParquetWasm();
+  const properties = new parquet.WriterPropertiesBuilder().setMaxRowGroupSize(ROW_GROUP).build();
+  const path = join(dir, name);
+  writeFileSync(path, parquet.writeParquet(parquet.Table.fromIPCStream(tableToIPC(relaxed, 'stream')), properties));
   return path;
 }
 
@@ -145,6 +164,40 @@ describe.each([
       await close();
     }
   });
+
+  it('a null signature fails the check: its batch comes with its text', async () => {
+    const path = await writeFile('null-signature.parquet', ROWS.map((row, i) => (i === 321 ? { ...row, signature: null } : row)));
+    const { decoder, close } = await start();
+    try {
+      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      for (const { first, rows, names } of await readAll(decoder, opened)) {
+        expect(names.filter((n) => TEXT.columns.includes(n)), `batch at ${first}`).toEqual(first <= 321 && 321 < first + rows ? TEXT.columns : []);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('signatures the file declares required are left in it unread; take reads the rows asked back', async () => {
+    const path = await writeRequired('required.parquet', ROWS);
+    const { decoder, close } = await start();
+    try {
+      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      expect(opened.unread).toEqual(['signature']);
+      expect(opened.held).toEqual({ ...opened.held, columns: ['signer', 'program'], signatures: [] });
+      const batches = await readAll(decoder, opened);
+      expect(batches.reduce((n, b) => n + b.rows, 0)).toBe(ROWS.length);
+      for (const { names } of batches) expect(names.filter((n) => TEXT.columns.includes(n))).toEqual([]);
+      const unread = { columns: opened.unread, key: `${opened.held!.key}:unread`, signatures: opened.unread };
+      for (const rows of [[1_999, 3, 1_000, 3, 250, 249], [1, 2, 4, 5], Array.from({ length: 300 }, () => int(ROWS.length))]) {
+        const [taken] = await decoder.take({ path }, unread, Uint32Array.from(rows));
+        expect(strings(taken!, rows.length)).toEqual(rows.map((r) => ROWS[r]!.signature));
+        expect('packed' in taken!).toBe(rows.every((r) => r % 7 !== 0));
+      }
+    } finally {
+      await close();
+    }
+  });
 });
 
 it('a load holding the text names a bad signer\'s row and field, as reading it whole does, and keeps every other row', async () => {
@@ -166,6 +219,20 @@ it('a load holding the text names a bad signer\'s row and field, as reading it w
   const sample = held.find((b) => b.deferred?.text)!;
   const taken = await sample.deferred!.text!.take(Uint32Array.from([Number(sample.rowNumbers![0]) - 1]));
   expect(signatureAt(taken[0]!, 0)).toBe(ROWS[Number(sample.rowNumbers![0]) - 1]!.signature);
+});
+
+it('a load of a file whose signatures are required names them as left in the file, and reads back the rows asked', async () => {
+  const path = await writeRequired('required-load.parquet', ROWS);
+  let rows = 0;
+  for await (const batch of readTableFile({ name: 'transactions.parquet', path }, { batchRows: BATCH, textHeld: true })) {
+    rows += batch.rows.numRows;
+    expect(batch.deferred!.columns).toContain('signature');
+    expect(batch.rows.getChild('signature')!.nullCount, 'nulls in their place').toBe(batch.rows.numRows);
+    const asked = Uint32Array.from([batch.rowNumbers!.length - 1, 0], (k) => batch.rowNumbers![k]! - 1);
+    const signatures = await batch.deferred!.text!.signatures!(asked);
+    expect(strings(signatures, 2)).toEqual(Array.from(asked, (r) => ROWS[r]!.signature));
+  }
+  expect(rows).toBe(ROWS.length);
 });
 
 it('a file named by another table is opened once, whole: only a transactions file leaves its text with the decoder', async () => {
