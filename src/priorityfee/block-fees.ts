@@ -10,7 +10,7 @@
  */
 import type { ChunkTransactions } from '../ingest/block-columns.js';
 import type { ChunkEffect, ChunkObserver, ChunkView } from '../ingest/pipeline.js';
-import { blockFeeStatsMany, blockRuns, type BlockFeeStats } from '../kernels/fees.js';
+import { BLOCK_FEES_TEMPLATE, blockFeeStatsMany, blockRuns, type BlockFeeStats } from '../kernels/fees.js';
 import { TimeSlices, type Steps } from '../platform/event-loop.js';
 import { recordId } from '../schema/ids.js';
 import { BlockFees, type BlockFeesRecord } from '../schema/records.js';
@@ -67,8 +67,12 @@ export class BlockFeesEngine implements ChunkObserver {
     const stats = await new TimeSlices().run(blockStatsSteps(columns));
     const times = new Map(chunk.blocks.map((b) => [b.slot, b.timestamp]));
     const records: BlockFeesRecord[] = stats.map((s, b) => {
-      const slot = columns.slots[b];
-      return { id: recordId('chain::priorityfee::block', slot), slot, timestamp: times.get(slot)!, ...s } as BlockFeesRecord;
+      const slot = columns.slots[b]!;
+      const record = Object.assign({ ...BLOCK_FEES_TEMPLATE }, s) as BlockFeesRecord;
+      record.id = recordId('chain::priorityfee::block', slot);
+      record.slot = slot;
+      record.timestamp = times.get(slot)!;
+      return record;
     });
     return {
       records: [{ schema: BlockFees, records }],
