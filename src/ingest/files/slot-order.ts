@@ -15,6 +15,9 @@ import { openSource, parquetLocation, readTableFile, type ReadTableOptions, type
 import { DEFAULT_BATCH_ROWS, type FileBatch } from './reader.js';
 import { compareU64, wordsOf } from '../../schema/u64-words.js';
 
+/** Rows a batch of the slot pass asks for at most: a batch ends with its row group, and the decoder caps it at BATCH_BYTES (262,144 slots). */
+const SLOT_PASS_ROWS = 1 << 20;
+
 /** Reads `input` like readTableFile, in slot order; `warn` hears when it had to sort. */
 export async function* readInSlotOrder(
   input: TableFileInput, options: ReadTableOptions, warn: (message: string) => void,
@@ -74,10 +77,16 @@ async function* slotColumns(input: TableFileInput, options: ReadTableOptions): A
   const format = options.format ?? detectFormat(input.name, await source.head(8));
   if (format === 'parquet') {
     const decoder = options.parquet ?? localParquetDecoder();
-    const { handle, schema } = await decoder.open(await parquetLocation(input, source), { batchRows: DEFAULT_BATCH_ROWS, columns: ['slot'] });
+    const { handle, schema } = await decoder.open(await parquetLocation(input, source), { batchRows: SLOT_PASS_ROWS, columns: ['slot'] });
     try {
       if (!tableFromIPC(schema).schema.fields.some((f) => f.name === 'slot')) return;
-      for (let bytes = await decoder.next(handle); bytes !== undefined; bytes = await decoder.next(handle)) {
+      // the next batch asked before this one is checked: the decoder decodes while this thread checks
+      // (one at a time, the pass kept both threads half idle for over a second of the hour's load)
+      for (let next = decoder.next(handle); ;) {
+        const bytes = await next;
+        if (bytes === undefined) return;
+        next = decoder.next(handle);
+        next.catch(() => undefined); // thrown where it is awaited, or moot once the pass has decided
         yield slotValues(tableFromIPC(bytes[0]!));
       }
     } finally {
