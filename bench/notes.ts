@@ -64,13 +64,16 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On tw
   'to be ready). Work not done pays most: the text columns checked and held by the decoder, the serving thread taking each ' +
   'block\'s best fee payers\' text only (step 34), and the file read by positioned reads (step 35) took the hour\'s load to ' +
   '0.78x wall; closed fee windows made when a query first lists their length (step 37, 0.95x) and the live top list kept ' +
-  'once asked (step 38, 0.97x). What is left, from a profile of the hour\'s load at session 29 (the load 10.8 s of 12.8 s ' +
-  'wall, profiled): the serving thread busy about 9 s in the load and idle 1.6 (the decoder had the other core); garbage ' +
-  'collection 1.1 s (about 160 scavenges started by external memory, 3.5-4.5 ms each whatever the bytes allocated: step 47 ' +
-  'allocated a quarter less and measured no faster, and 45 mark-compacts), the market\'s per-block work ~1.6, the account ' +
-  'keys interned 0.4, messages to the workers 0.25, the rest spread thin (no function over 0.45 s); the decoder busy about ' +
-  '9 s (parquet-wasm 4.3, the key and text checks and copies ~1.9); the kernel worker about 2.7 s. Both cores are busy ' +
-  'about 94% of the load (20 s of CPU in 10.7 s): what pays is CPU not spent anywhere; the peers show the budget: they read only the ' +
+  'once asked (step 38, 0.97x); the transactions\' forms at a third of their cost (step 58, 0.97x), the signature column ' +
+  'left unread when the file declares it required (step 59, 0.93x), the slot-order pass pipelined (step 61, 0.93x). What is ' +
+  'left, from a profile of the hour\'s load and answers after step 61 on the Intel Xeon machine (18.9 s wall, the load 15.7 s, ' +
+  '33 s of CPU): the serving thread busy 17.7 s, the critical path (garbage collection 1.8, the answers\' encoding ~1.6, the ' +
+  'block fee kernels ~1.1, the market\'s per-block work ~3.5, the account keys\' lookups 0.7, no other function over 0.5 s); ' +
+  'the decoder 13.3 s (parquet-wasm decoding the key lists, signers, programs and numbers; the public-key checks ~1.8); the ' +
+  'kernel worker 3.7 s. For the first ~1.5 s the slot-order pass over each file\'s slot column runs before anything commits. ' +
+  'What would close it: the key lists and text checked once per distinct key (signers and programs repeat), the slot-order ' +
+  'pass replaced by the row groups\' statistics where they prove the order across groups, and the market\'s chunk work moved ' +
+  'off the serving thread as the forms were; the peers show the budget: they read only the ' +
   'columns the answers need, vectorized, on every core.';
 
 const ENTRIES: readonly Entry[] = [
@@ -199,7 +202,7 @@ const ENTRIES: readonly Entry[] = [
           'or four batches held until their chunks take their best fee payers, ~16 MiB each, the batch being decoded, and the ' +
           'allocator\'s fragments; it ends with the load); the kernel worker ~40 MiB; the serving thread ~560 MiB of buffers (the ' +
           'fee columns of the 4.1 million non-vote transactions, 128 MiB; the trades ~110 MiB, 60 of it their signatures; the ' +
-          'best fee payers\' signatures ~52 MiB; the pairs\' series 121 MiB of columns for 88 of blocks) and a JS heap of ~100 ' +
+          'best fee payers\' signatures, ~52 MiB before step 59 left them in the file; the pairs\' series 121 MiB of columns for 88 of blocks) and a JS heap of ~100 ' +
           'MiB. DuckDB-WASM is not started: its writes, about 10 MB, are held. With `retain` the same engine is bounded by the ' +
           'retained span (the long-run family).'
         : t.kind === 'max-ratio'
@@ -215,8 +218,8 @@ const ENTRIES: readonly Entry[] = [
           `Polars in ${value(f, 'polars_wall_s').toFixed(1)} s (${value(f, 'polars_cpu_s').toFixed(1)} s CPU); chainlens' load runs at ` +
           `${value(f, 'chainlens_load_blocks_per_s').toFixed(0)} blocks/s. ${e2eStages(f)}`,
       close: t.kind === 'max-mib'
-        ? 'The signatures left in the Parquet file and read back by row when answered, as the write-locked accounts are ' +
-          '(~115 MiB; an answer that shows them would wait for a read: about 7 ms a row group of the file touched, measured); ' +
+        ? 'The trades\' signatures left in the Parquet file and read back when answered, as the best fee payers\' are since step 59 ' +
+          '(~60 MiB; an answer that shows them would wait for a read: about 7 ms a row group of the file touched, measured); ' +
           'the decoder\'s held text cut to the rows that can be a block\'s best fee payers, with the serving thread allocating ' +
           'their buffers (copies made in the decoder stayed in its thread\'s malloc arena after it ended: Tried and not kept in ' +
           'docs/architecture.md); the pairs\' series grown by less than doubling (tried at 1.5x: no lower within the noise).'
