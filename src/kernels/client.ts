@@ -26,6 +26,7 @@ export interface KernelWorkerApi {
   parquetReadRows(location: ParquetLocation, columns: string[], from: number, to: number): Promise<Uint8Array>;
   parquetClose(handle: number): Promise<void>;
   parquetTake(location: ParquetLocation, held: HeldText, rows: Uint32Array): Promise<SignatureValues[]>;
+  parquetAscending(location: ParquetLocation, column: string): Promise<boolean | undefined>;
 }
 
 /** The kernels, running in a worker. */
@@ -98,6 +99,7 @@ export function createKernelClient(
       close: (handle) => call(() => remote.parquetClose(handle)),
       readRows: (location, columns, from, to) => call(() => remote.parquetReadRows(location, columns, from, to)),
       take: (location, held, rows) => call(() => remote.parquetTake(location, held, rows)),
+      ascending: (location, column) => call(() => remote.parquetAscending(location, column)),
     },
     ready: () =>
       call(() => remote.ready()).catch(async (error: unknown) => {

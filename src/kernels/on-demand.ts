@@ -162,5 +162,6 @@ export function onDemandDecoder(worker: OnDemandWorker<KernelClient>): ParquetDe
     },
     readRows: (location, columns, from, to) => worker.use((client) => client.parquet.readRows(location, columns, from, to)),
     take: (location, held, rows) => worker.use((client) => client.parquet.take(location, held, rows)),
+    ascending: (location, column) => worker.use((client) => client.parquet.ascending(location, column)),
   };
 }

@@ -14,11 +14,12 @@
  */
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { isKeyListField, keyListsPass } from './key-lists.js';
-import { keyListColumns, utf8Columns } from './parquet-ffi.js';
+import { keyListColumns, u64Words, utf8Columns } from './parquet-ffi.js';
 import { allPublicKeysUtf8 } from '../../kernels/base58.js';
 import { loadParquetWasm } from './parquet-wasm.js';
 import { iterate } from './source.js';
 import { pickUtf8, type Utf8Values } from '../utf8-values.js';
+import { HIGH, LOW } from '../../schema/u64-words.js';
 import { keepSignatures, type SignatureValues } from '../signature-values.js';
 
 /** Where a Parquet file is, in a form that can cross to a worker: a Node path, a Blob (a browser File), or bytes. */
@@ -93,6 +94,12 @@ export interface ParquetDecoder {
    * are taken the same way, named by a HeldText of their own (a key no batch is held under).
    */
   take(location: ParquetLocation, held: HeldText, rows: Uint32Array): Promise<SignatureValues[]>;
+  /**
+   * Whether a file's u64 `column` never decreases, checked where it is decoded (nothing handed
+   * over; a file without the column is in order); undefined when the decoder cannot tell (the
+   * column is not u64, or holds nulls).
+   */
+  ascending(location: ParquetLocation, column: string): Promise<boolean | undefined>;
 }
 
 const PAR1 = [0x50, 0x41, 0x52, 0x31];
@@ -343,6 +350,7 @@ export function createParquetDecoder(): ParquetDecoder {
     },
     close,
     readRows,
+    ascending,
     async take(location, { columns, key, signatures }, rows) {
       const mine = held.filter((batch) => batch.key === key);
       for (const batch of mine) batch.pins++;
@@ -395,6 +403,59 @@ async function takeFrom(mine: readonly HeldBatch[], location: ParquetLocation, c
     index[j] = rows[j]! - read[p]!.first;
   }
   return columns.map((_, c) => pickUtf8([...views.map((view) => view[c]!), ...read.map((part) => part.columns[c]!)], source, index));
+}
+
+/** Rows a batch of `ascending` asks for at most: a batch ends with its row group, and is capped at BATCH_BYTES. */
+const ASCENDING_ROWS = 1 << 20;
+
+/**
+ * Whether the u64s of `words` never decrease, the first not below the one of words `high`, `low`. A
+ * function of its own: the same loop inside the async function below ran at ~11 ns a value.
+ */
+function wordsAscending(words: Uint32Array, high: number, low: number): boolean {
+  const [h, l] = [HIGH, LOW];
+  for (let i = 0; i < words.length; i += 2) {
+    const nextHigh = words[i + h]!;
+    const nextLow = words[i + l]!;
+    if (nextHigh < high || (nextHigh === high && nextLow < low)) return false;
+    high = nextHigh;
+    low = nextLow;
+  }
+  return true;
+}
+
+/** `ParquetDecoder.ascending`: the column's batches read through the C data interface, compared as 32-bit words. */
+async function ascending(location: ParquetLocation, column: string): Promise<boolean | undefined> {
+  const { file, free } = await openFile(location);
+  try {
+    const field = tableFromIPC(file.schema().intoIPCStream()).schema.fields.find((f) => f.name === column);
+    if (!field) return true;
+    if (String(field.type) !== 'Uint64') return undefined;
+    const batchSize = batchRowsWithin(file, [column], ASCENDING_ROWS);
+    const batches = iterate(await file.stream({ batchSize, concurrency: 1, columns: [column] }) as ReadableStream<StreamedBatch>);
+    const parquet = await loadParquetWasm();
+    let high = -1;
+    let low = -1;
+    try {
+      for (let next = await batches.next(); !next.done; next = await batches.next()) {
+        const ffi = next.value.intoFFI();
+        try {
+          const words = u64Words(parquet.wasmMemory().buffer, ffi.arrayAddr());
+          if (!words) return undefined;
+          if (words.length === 0) continue;
+          if (!wordsAscending(words, high, low)) return false;
+          [high, low] = [words[words.length - 2 + HIGH]!, words[words.length - 2 + LOW]!];
+        } finally {
+          ffi.free();
+        }
+      }
+    } finally {
+      await batches.return(undefined);
+    }
+    return true;
+  } finally {
+    free();
+  }
 }
 
 /** Rows [from, to) of a file's `columns`, as Arrow IPC stream bytes. */

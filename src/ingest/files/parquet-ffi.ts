@@ -1,5 +1,5 @@
 /**
- * A record batch of key-list or Utf8 columns read where parquet-wasm decoded it: through the Arrow C
+ * A record batch of key-list, Utf8 or u64 columns read where parquet-wasm decoded it: through the Arrow C
  * data interface (its `intoFFI`), as views of parquet-wasm's memory, so that checking them (and
  * copying out a few rows of text) allocates no JavaScript buffers (copying each batch out as IPC
  * made the worker collect garbage every few batches, and cost more than the check).
@@ -75,4 +75,17 @@ export function utf8Columns(memory: ArrayBuffer, at: number): Utf8Buffers[] | un
       bytes: new Uint8Array(memory, column.buffer(2)),
     };
   });
+}
+
+/**
+ * The one u64 column of the struct array (a record batch) at `at` of `memory`, as its values' 32-bit
+ * words (a view of it: valid until that memory grows or the batch is freed); undefined for a batch
+ * read otherwise or a column with nulls.
+ */
+export function u64Words(memory: ArrayBuffer, at: number): Uint32Array | undefined {
+  const batch = arrowArray(memory, at);
+  if (batch.offset !== 0 || batch.children !== 1) return undefined;
+  const column = batch.child(0);
+  if (column.nullCount !== 0) return undefined;
+  return new Uint32Array(memory, column.buffer(1) + 8 * column.offset, 2 * column.length);
 }
