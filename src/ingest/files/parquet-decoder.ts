@@ -19,7 +19,7 @@ import { allPublicKeysUtf8 } from '../../kernels/base58.js';
 import { loadParquetWasm } from './parquet-wasm.js';
 import { iterate } from './source.js';
 import { pickUtf8, type Utf8Values } from '../utf8-values.js';
-import { HIGH, LOW } from '../../schema/u64-words.js';
+import { HIGH, LOW, wordsAscending } from '../../schema/u64-words.js';
 import { keepSignatures, type SignatureValues } from '../signature-values.js';
 
 /** Where a Parquet file is, in a form that can cross to a worker: a Node path, a Blob (a browser File), or bytes. */
@@ -407,22 +407,6 @@ async function takeFrom(mine: readonly HeldBatch[], location: ParquetLocation, c
 
 /** Rows a batch of `ascending` asks for at most: a batch ends with its row group, and is capped at BATCH_BYTES. */
 const ASCENDING_ROWS = 1 << 20;
-
-/**
- * Whether the u64s of `words` never decrease, the first not below the one of words `high`, `low`. A
- * function of its own: the same loop inside the async function below ran at ~11 ns a value.
- */
-function wordsAscending(words: Uint32Array, high: number, low: number): boolean {
-  const [h, l] = [HIGH, LOW];
-  for (let i = 0; i < words.length; i += 2) {
-    const nextHigh = words[i + h]!;
-    const nextLow = words[i + l]!;
-    if (nextHigh < high || (nextHigh === high && nextLow < low)) return false;
-    high = nextHigh;
-    low = nextLow;
-  }
-  return true;
-}
 
 /** `ParquetDecoder.ascending`: the column's batches read through the C data interface, compared as 32-bit words. */
 async function ascending(location: ParquetLocation, column: string): Promise<boolean | undefined> {

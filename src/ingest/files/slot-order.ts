@@ -13,10 +13,7 @@ import { detectFormat, isArrowFile } from './detect.js';
 import { localParquetDecoder } from './parquet.js';
 import { openSource, parquetLocation, readTableFile, type ReadTableOptions, type TableFileInput } from './read.js';
 import { DEFAULT_BATCH_ROWS, type FileBatch } from './reader.js';
-import { compareU64, wordsOf } from '../../schema/u64-words.js';
-
-/** Rows a batch of the slot pass asks for at most: a batch ends with its row group, and the decoder caps it at BATCH_BYTES (262,144 slots). */
-const SLOT_PASS_ROWS = 1 << 20;
+import { wordsAscending, wordsOf } from '../../schema/u64-words.js';
 
 /** Reads `input` like readTableFile, in slot order; `warn` hears when it had to sort. */
 export async function* readInSlotOrder(
@@ -52,7 +49,7 @@ async function inSlotOrder(input: TableFileInput, options: ReadTableOptions): Pr
     const told = await parquetLocation(input, source).then((location) => decoder.ascending(location, 'slot')).catch(() => true);
     if (told !== undefined) return told;
   }
-  return slotsAscending(slotColumns(input, options));
+  return slotsAscending(slotColumns(input, options, source, format));
 }
 
 /**
@@ -68,8 +65,7 @@ async function slotsAscending(columns: AsyncIterable<SlotValues> | Iterable<Slot
         // compared as 32-bit words: a BigInt made per batch, not per row
         if (slots.length === 0) continue;
         if (previous !== undefined && slots[0]! < previous) return false;
-        const words = wordsOf(slots);
-        for (let i = 1; i < slots.length; i++) if (compareU64(words, i - 1, i) > 0) return false;
+        if (!wordsAscending(wordsOf(slots))) return false;
         previous = slots[slots.length - 1]!;
         continue;
       }
@@ -88,13 +84,13 @@ async function slotsAscending(columns: AsyncIterable<SlotValues> | Iterable<Slot
 
 type SlotValues = ArrayLike<bigint | number | null | undefined>;
 
-/** The slot column of a file, batch by batch, reading as little as its format allows. */
-async function* slotColumns(input: TableFileInput, options: ReadTableOptions): AsyncGenerator<SlotValues> {
-  const source = await openSource(input);
-  const format = options.format ?? detectFormat(input.name, await source.head(8));
+/** The slot column of a file (opened as `source`, in `format`), batch by batch, reading as little as its format allows. */
+async function* slotColumns(
+  input: TableFileInput, options: ReadTableOptions, source: Awaited<ReturnType<typeof openSource>>, format: ReturnType<typeof detectFormat>,
+): AsyncGenerator<SlotValues> {
   if (format === 'parquet') {
     const decoder = options.parquet ?? localParquetDecoder();
-    const { handle, schema } = await decoder.open(await parquetLocation(input, source), { batchRows: SLOT_PASS_ROWS, columns: ['slot'] });
+    const { handle, schema } = await decoder.open(await parquetLocation(input, source), { batchRows: DEFAULT_BATCH_ROWS, columns: ['slot'] });
     try {
       if (!tableFromIPC(schema).schema.fields.some((f) => f.name === 'slot')) return;
       // the next batch asked before this one is checked: the decoder decodes while this thread checks
