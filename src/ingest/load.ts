@@ -48,6 +48,13 @@ export interface LoadOptions {
    */
   accountsInFile?: boolean;
   /**
+   * A Parquet transactions file's signatures, where the file declares them required, are left in
+   * it undecoded: a block's top transactions read theirs back when first answered (so, again, the
+   * file must stay as it is). False decodes them at load with the other text. An engine's default:
+   * false while chain::priorityfee::top_txs is streamed (it answers every block's at once), else true.
+   */
+  signaturesInFile?: boolean;
+  /**
    * Stops the load before its next chunk (a server shutting down): the chunk being committed is
    * finished, and the load rejects with the signal's reason; what was committed stays.
    */
@@ -126,7 +133,8 @@ export async function loadInputs(
 
   // a tokens table names its mints as the dump's author meant: a raw block's row (names from a token list at best) does not overwrite it
   const tabled = new Set<string>();
-  const read = { batchRows: options.batchRows, parquet, keyListsInFile: options.accountsInFile ?? true, textHeld: true };
+  const read = { batchRows: options.batchRows, parquet, keyListsInFile: options.accountsInFile ?? true, textHeld: true,
+    signaturesInFile: options.signaturesInFile ?? true };
   for await (const chunk of mergeBySlot(plan.tokenTables.map((input) => readTableFile(input, read)))) {
     for (const batch of chunk) for (const mint of batch.rows.getChild('mint')?.toArray() ?? []) tabled.add(mint as string);
     await commit(chunk);

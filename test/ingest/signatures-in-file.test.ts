@@ -6,7 +6,9 @@
  *   - a top_txs subscription while the file loads pushes, after every block, what the oracle answers
  *     over the blocks up to it: each chunk's signatures read back as its pushes need them;
  *   - the file changed after the load: the first answer that needs its signatures refuses, naming
- *     the file, and the methods that do not need them answer on.
+ *     the file, and the methods that do not need them answer on;
+ *   - a load or replay that starts with top_txs streamed decodes the signatures with the other text
+ *     instead (each block's list is answered as it commits): its answers need the file no more.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +74,7 @@ it('a top_txs subscription during the load pushes the oracle\'s list after every
     await engine.subscribe('chain::priorityfee::top_txs', { window: '5m' }, (push) => {
       if (push.block && push.result) pushes.push({ slot: BigInt(push.block.slot), result: push.result });
     });
-    const report = await engine.load(path, { batchRows: 500 });
+    const report = await engine.load(path, { batchRows: 500, signaturesInFile: true });
     expect(report.rejected).toBe(0);
     expect(pushes.map((p) => p.slot)).toEqual(BLOCKS.map((b) => b.block.slot));
     for (const { slot, result } of pushes) expect(result, `after slot ${slot}`).toEqual(topTransactions(oracleBlocks(slot), 100));
@@ -93,5 +95,30 @@ it('the file changed after the load: an answer that needs its signatures refuses
     expect(newest!.slot).toBe(String(BLOCKS.at(-1)!.block.slot));
   } finally {
     await engine.close();
+  }
+});
+
+it('a load or replay that starts with top_txs streamed decodes the signatures: answers need the file no more', async () => {
+  const last = BLOCKS.at(-1)!.block;
+  const middle = BLOCKS[40]!.block;
+  for (const start of ['load', 'replay'] as const) {
+    const path = await writeDump(`streamed-${start}`);
+    const engine = await createEngine();
+    try {
+      // streamed when the load starts, then ended after the first block: no later chunk's signatures are answered during it
+      const pushes: unknown[][] = [];
+      const subscription = await engine.subscribe('chain::priorityfee::top_txs', { window: '5m' }, (push) => {
+        if (push.result && pushes.push(push.result) === 1) void subscription.unsubscribe();
+      });
+      if (start === 'load') expect((await engine.load(path, { batchRows: 500 })).rejected).toBe(0);
+      else expect((await engine.replay(path, { speed: Infinity })).blocks).toBe(BLOCKS.length);
+      expect(pushes[0], start).toEqual(topTransactions(oracleBlocks(BLOCKS[0]!.block.slot), 100));
+      writeFileSync(join(path, 'transactions.parquet'), 'PAR1 replaced PAR1');
+      const at = await callAny(engine, 'chain::priorityfee::top_txs', { window: '5m', at: Number(middle.timestamp / NS) + 1 }); // just after its block
+      expect(at, `${start} as of slot ${middle.slot}`).toEqual(topTransactions(oracleBlocks(middle.slot), 100));
+      expect(await callAny(engine, 'chain::priorityfee::top_txs', { window: '5m' }), start).toEqual(topTransactions(oracleBlocks(last.slot), 100));
+    } finally {
+      await engine.close();
+    }
   }
 });

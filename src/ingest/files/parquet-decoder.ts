@@ -42,9 +42,10 @@ export interface ParquetReadOptions {
    * value present, and those of `publicKeys` base58 public keys. A batch whose values do not all
    * pass is handed over with them (and with its deferred key lists), so that the reader names its
    * bad rows. Those of `signatures` are taken as signatures are kept (signature-values.ts: packed
-   * here, where the decoder works on the other core).
+   * here, where the decoder works on the other core); with `signaturesInFile`, those the file
+   * declares required are not decoded at all (`unread`).
    */
-  holdText?: { columns: string[]; publicKeys: string[]; signatures: string[] };
+  holdText?: { columns: string[]; publicKeys: string[]; signatures: string[]; signaturesInFile?: boolean };
 }
 
 /** The held text columns of an open file, the key `take` finds their batches by, and which are signatures. */
@@ -63,9 +64,9 @@ export interface OpenedParquet {
   /** The `holdText` columns the file has as Utf8, but those `unread`. */
   held?: HeldText;
   /**
-   * Its `holdText` signature columns that the file declares required: presence is all a signature
-   * is checked for, and the file's schema says it, so they are left in the file without being
-   * decoded (`take` reads rows of them back).
+   * Its `holdText` signature columns that the file declares required, with `signaturesInFile`:
+   * presence is all a signature is checked for, and the file's schema says it, so they are left in
+   * the file without being decoded (`take` reads rows of them back).
    */
   unread: string[];
 }
@@ -288,7 +289,8 @@ export function createParquetDecoder(): ParquetDecoder {
         const names = options.columns ?? fields.map((f) => f.name);
         const deferred = fields.filter((f) => options.deferKeyLists?.includes(f.name) && names.includes(f.name) && isKeyListField(f)).map((f) => f.name);
         const textFields = fields.filter((f) => options.holdText?.columns.includes(f.name) && names.includes(f.name) && String(f.type) === 'Utf8');
-        const unread = textFields.filter((f) => options.holdText!.signatures.includes(f.name) && !f.nullable).map((f) => f.name);
+        const unread = !options.holdText?.signaturesInFile ? []
+          : textFields.filter((f) => options.holdText!.signatures.includes(f.name) && !f.nullable).map((f) => f.name);
         const text = textFields.map((f) => f.name).filter((name) => !unread.includes(name));
         const left = [...deferred, ...text, ...unread];
         const handedOver = names.filter((n) => !left.includes(n));

@@ -11,7 +11,9 @@
  * resident transactions read the write-locked accounts back when a local fee market first needs them.
  * Asked to (`textHeld`), its text columns (signature, signer, program: most of the other bytes,
  * and kept for each block's best fee payers only) stay with the decoder likewise, checked there and
- * held while the file loads: a commit takes the rows it keeps (`DeferredColumns.text`).
+ * held while the file loads: a commit takes the rows it keeps (`DeferredColumns.text`). Asked to
+ * as well (`signaturesInFile`), a signature column the file declares required is not decoded at
+ * all: the rows kept read theirs back when first answered.
  */
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { TRANSACTIONS } from '../../schema/tables.js';
@@ -35,6 +37,13 @@ const TEXT = {
   publicKeys: TEXT_COLUMNS.filter((name) => TRANSACTIONS.columns.find((column) => column.name === name)!.kind === 'mint'),
   signatures: ['signature'],
 };
+
+/** What a transactions file may leave with the decoder (ReadTableOptions says what each means). */
+export interface ParquetLeft {
+  keyListsInFile?: boolean;
+  textHeld?: boolean;
+  signaturesInFile?: boolean;
+}
 
 /** What identifies this version of the file, where the platform does not check it itself (a Node path). */
 async function stampOf(location: ParquetLocation): Promise<string | undefined> {
@@ -80,17 +89,15 @@ function deferredColumns(
  */
 export async function* readParquet(
   location: ParquetLocation, context: ReaderContext, decoder: ParquetDecoder = localParquetDecoder(),
-  /** Leave a transactions file's key-list columns in the file (a path or a Blob: bytes would be held whole). */
-  keyListsInFile = false,
-  /** Hold a transactions file's text columns in the decoder. */
-  textHeld = false,
+  /** Key lists are left in the file only where it is a path or a Blob (bytes would be held whole). */
+  { keyListsInFile = false, textHeld = false, signaturesInFile = false }: ParquetLeft = {},
 ): AsyncGenerator<FileBatch> {
   const named = (error: unknown, where = '') =>
     new Error(`${context.source}: ${where}${String((error as Error)?.message ?? error)}`);
   const open = async (deferKeyLists: boolean, holdText: boolean) => {
     try {
       return await decoder.open(location, {
-        batchRows: context.batchRows, ...(deferKeyLists ? { deferKeyLists: KEY_LISTS } : {}), ...(holdText ? { holdText: TEXT } : {}),
+        batchRows: context.batchRows, ...(deferKeyLists ? { deferKeyLists: KEY_LISTS } : {}), ...(holdText ? { holdText: { ...TEXT, signaturesInFile } } : {}),
       });
     } catch (error) {
       // the decoder's own messages say what is wrong; anything else is parquet-wasm failing on the bytes

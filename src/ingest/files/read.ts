@@ -53,6 +53,12 @@ export interface ReadTableOptions {
    * takes the rows it keeps (an engine's load). Default false: every column is in the batches.
    */
   textHeld?: boolean;
+  /**
+   * With `textHeld`, a signature column the file declares required (nothing to check: a value is
+   * there) is not even decoded but left in the file, read back by row when first answered. Default
+   * false: held with the other text.
+   */
+  signaturesInFile?: boolean;
 }
 
 /** The bytes of an input, whichever way it holds them. */
@@ -103,6 +109,6 @@ export async function* readTableFile(input: TableFileInput, options: ReadTableOp
     case 'ndjson': yield* readNdjson(source.chunks(), context); break;
     case 'csv': yield* readCsv(source.chunks(), context); break;
     case 'arrow': yield* readArrowIpc(source, context); break;
-    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet, options.keyListsInFile, options.textHeld); break;
+    case 'parquet': yield* readParquet(await parquetLocation(input, source), context, options.parquet, options); break;
   }
 }

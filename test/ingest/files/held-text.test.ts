@@ -178,11 +178,15 @@ describe.each([
     }
   });
 
-  it('signatures the file declares required are left in it unread; take reads the rows asked back', async () => {
+  it('signatures the file declares required are left in it unread when asked; take reads the rows asked back', async () => {
     const path = await writeRequired('required.parquet', ROWS);
     const { decoder, close } = await start();
     try {
-      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      const heldAll = await decoder.open({ path }, { batchRows: BATCH, holdText: TEXT });
+      expect(heldAll.unread, 'not asked to: held with the other text').toEqual([]);
+      expect(heldAll.held).toEqual({ ...heldAll.held, columns: TEXT.columns, signatures: ['signature'] });
+      await decoder.close(heldAll.handle);
+      const opened = await decoder.open({ path }, { batchRows: BATCH, holdText: { ...TEXT, signaturesInFile: true } });
       expect(opened.unread).toEqual(['signature']);
       expect(opened.held).toEqual({ ...opened.held, columns: ['signer', 'program'], signatures: [] });
       const batches = await readAll(decoder, opened);
@@ -221,10 +225,14 @@ it('a load holding the text names a bad signer\'s row and field, as reading it w
   expect(signatureAt(taken[0]!, 0)).toBe(ROWS[Number(sample.rowNumbers![0]) - 1]!.signature);
 });
 
-it('a load of a file whose signatures are required names them as left in the file, and reads back the rows asked', async () => {
+it('a load of a file whose signatures are required names them as left in the file when asked, and reads back the rows asked', async () => {
   const path = await writeRequired('required-load.parquet', ROWS);
-  let rows = 0;
   for await (const batch of readTableFile({ name: 'transactions.parquet', path }, { batchRows: BATCH, textHeld: true })) {
+    expect(batch.deferred!.text!.columns, 'not asked to: held with the other text').toContain('signature');
+    expect(batch.deferred!.text!.signatures).toBeUndefined();
+  }
+  let rows = 0;
+  for await (const batch of readTableFile({ name: 'transactions.parquet', path }, { batchRows: BATCH, textHeld: true, signaturesInFile: true })) {
     rows += batch.rows.numRows;
     expect(batch.deferred!.columns).toContain('signature');
     expect(batch.rows.getChild('signature')!.nullCount, 'nulls in their place').toBe(batch.rows.numRows);
