@@ -34,18 +34,33 @@ export function priorityFeeOf(price: bigint, limit: bigint | number): bigint {
 
 const POW10: bigint[] = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 
+const EXACT_IN_F64 = 2n ** 53n;
+
 /** The float nearest to num / den (both non-negative, den > 0): one correctly rounded division. */
 export function ratioToNumber(num: bigint, den: bigint): number {
   if (den <= 0n || num < 0n) throw new RangeError('ratioToNumber expects num >= 0 and den > 0');
   if (num === 0n) return 0;
-  // scale so that the integer quotient has at least 55 significant bits, then keep a sticky bit
-  // for the remainder: Number() of that integer rounds to nearest-even exactly once
-  const shift = Math.max(0, 55 - (num.toString(2).length - den.toString(2).length));
+  // both exact as doubles (most amounts over 10^decimals): IEEE division rounds the exact quotient once
+  if (num <= EXACT_IN_F64 && den <= EXACT_IN_F64) return Number(num) / Number(den);
+  // scale so that the integer quotient has at least 55 significant bits (56 here: the bit lengths
+  // are known within one each), then keep a sticky bit for the remainder: Number() of that integer
+  // rounds to nearest-even exactly once
+  const shift = Math.max(0, 58 - (bitLengthWithinOne(num) - bitLengthWithinOne(den)));
   const scaled = num << BigInt(shift);
   let quotient = scaled / den;
   const sticky = scaled % den !== 0n ? 1n : 0n;
   quotient = (quotient << 1n) | sticky;
   return Number(quotient) * 2 ** -(shift + 1);
+}
+
+/**
+ * The bit length of x > 0 within one either way: from the exponent of the double nearest to it
+ * (which may round up to the next power of two), from its binary digits beyond doubles' range.
+ * (Its binary text for every price cost most of this division.)
+ */
+function bitLengthWithinOne(x: bigint): number {
+  const f = Number(x);
+  return f < Infinity ? Math.floor(Math.log2(f)) + 1 : x.toString(2).length;
 }
 
 /** The float nearest to raw / 10^decimals. */

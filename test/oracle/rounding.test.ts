@@ -57,6 +57,19 @@ describe('the engine ratioToNumber against the oracle rounding', () => {
     }
   });
 
+  it('agrees around 2^53 and around powers of two, where a bit length read from a double is off by one', () => {
+    const near = (k: number) => [-1n, 0n, 1n].map((d) => (1n << BigInt(k)) + d);
+    for (let kn = 48; kn <= 70; kn++) {
+      for (let kd = 1; kd <= 70; kd += 3) {
+        for (const num of near(kn)) for (const den of near(kd)) {
+          if (den <= 0n) continue;
+          expect(ratioToNumber(num, den), `${num} / ${den}`).toBe(ratioToF64(num, den));
+          expect(ratioToNumber(num * 3n + 1n, den), `${num * 3n + 1n} / ${den}`).toBe(ratioToF64(num * 3n + 1n, den));
+        }
+      }
+    }
+  });
+
   it('agrees on exact sums at the scale 2^1074 and on halfway cases', () => {
     for (let i = 0; i < 3000; i++) {
       const values = Array.from({ length: 1 + Math.floor(random() * 8) }, () => random() * 10 ** Math.floor(random() * 30 - 10));
