@@ -14,6 +14,7 @@ const MODULES = [
   { name: 'keys', entry: 'assembly/keys/index.ts' },
   { name: 'base58', entry: 'assembly/base58/index.ts' },
   { name: 'nested-windows', entry: 'assembly/nested-windows/index.ts' },
+  { name: 'float-text', entry: 'assembly/float-text/index.ts' },
 ];
 
 const root = new URL('../', import.meta.url);

@@ -2,7 +2,7 @@
  * The one JSON-RPC core under every transport (DESIGN.md 4): a parsed body (one request or a
  * batch) in, the response array out. Local calls, MessagePort servers and the CLI all run this.
  */
-import { encodeRecord, type WireRecord } from '../schema/encode.js';
+import { encodeRecords } from '../schema/encode.js';
 import type { MethodContext } from '../methods/context.js';
 import type { MethodDefinition } from '../methods/method.js';
 import { ErrorCode, invalidParam, invalidRequest, RpcError, toErrorObject, type RpcErrorObject } from './errors.js';
@@ -115,7 +115,7 @@ export async function call(method: string, params: unknown, target: DispatchTarg
   const definition = methodOf(method, target);
   const validated = checkedParams(definition, params);
   const records = await definition.handle(validated, target.context);
-  return records.map((record): WireRecord => encodeRecord(definition.record, record));
+  return encodeRecords(definition.record, records);
 }
 
 /**

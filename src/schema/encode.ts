@@ -1,8 +1,11 @@
 /**
  * The JSON wire encoding (DESIGN.md 4): every number a string, u64 exact, floats as the shortest
  * round-trip decimal without exponent, timestamps with 9 fraction digits, ISO-8601 durations.
- * The record encoder is derived from the schema's field lists.
+ * The record encoder is derived from the schema's field lists; it formats the floats of a whole
+ * list of records at once, in WebAssembly (src/kernels/float-text.ts: V8's String of a double
+ * costs ~250 ns, most of a record's encoding).
  */
+import { float32Texts, float64Texts } from '../kernels/float-text.js';
 import { NEVER_NULL_FIELDS, type RecordOf, type RecordSchema } from './records.js';
 import type { WireType } from './wire.js';
 
@@ -10,29 +13,21 @@ const NEVER_NULL: ReadonlySet<string> = new Set(NEVER_NULL_FIELDS);
 
 const NS_PER_SECOND = 1_000_000_000n;
 
-/** Rewrites a JS number string (maybe in exponent form, e.g. "1.5e-7") as a plain decimal. */
-function plainDecimal(text: string): string {
-  const e = text.indexOf('e');
-  if (e < 0) return text;
-  const negative = text.startsWith('-');
-  const mantissa = text.slice(negative ? 1 : 0, e);
-  const exponent = Number(text.slice(e + 1));
-  const dot = mantissa.indexOf('.');
-  const digits = mantissa.replace('.', '');
-  const pointAt = (dot < 0 ? mantissa.length : dot) + exponent; // position of the decimal point in `digits`
-  let out: string;
-  if (pointAt <= 0) out = `0.${'0'.repeat(-pointAt)}${digits}`;
-  else if (pointAt >= digits.length) out = digits + '0'.repeat(pointAt - digits.length);
-  else out = `${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
-  return negative ? `-${out}` : out;
+/** One value's text through the batch formatter (the batch path is `encodeRecords`'). */
+function oneText(format: typeof float64Texts, value: number | null): string | null {
+  if (value === null) return null;
+  single[0] = value;
+  format(single, 1, singleText);
+  return singleText[0]!;
 }
+const single = new Float64Array(1);
+const singleText: (string | null)[] = [null];
 
 /** Shortest decimal that round-trips to the same float64, without exponent; null for NaN/Infinity. */
-export function encodeFloat64(value: number | null): string | null {
-  if (value === null || !Number.isFinite(value)) return null;
-  if (Object.is(value, -0)) return '0';
-  return plainDecimal(String(value));
-}
+export const encodeFloat64 = (value: number | null): string | null => oneText(float64Texts, value);
+
+/** Shortest decimal that round-trips to the same float32 (the value is first rounded to float32); null for NaN/Infinity and beyond float32. */
+export const encodeFloat32 = (value: number | null): string | null => oneText(float32Texts, value);
 
 /** A pure function of one argument with its results for recent arguments kept: bounded, cleared whole when full. */
 function memoized<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
@@ -46,39 +41,6 @@ function memoized<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
     }
     return value;
   };
-}
-
-/**
- * Texts of float32 values encoded lately: the live answers (the newest block's fees, its windows)
- * are asked again and again, and the search below costs several toPrecision calls a value.
- */
-const float32Text = memoized(1 << 16, (f: number) => shortestFloat32(f));
-
-/** Shortest decimal that round-trips to the same float32 (the value is first rounded to float32). */
-export function encodeFloat32(value: number | null): string | null {
-  if (value === null || !Number.isFinite(value)) return null;
-  const f = Math.fround(value);
-  if (!Number.isFinite(f)) return null;
-  if (f === 0) return '0';
-  return float32Text(f);
-}
-
-/**
- * The fewest significant digits that round-trip, found by bisection over 1..9 (9 always do): if p
- * digits round-trip so do p + 1, as the nearest point of the finer grid of decimals is at least as
- * near. Most values need 6 to 9, which counting up from 1 reached after 6 to 9 toPrecision calls.
- */
-function shortestFloat32(f: number): string {
-  let lo = 1;
-  let hi = 9;
-  let found = Number(f.toPrecision(9));
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const candidate = Number(f.toPrecision(mid));
-    if (Math.fround(candidate) === f) (hi = mid), (found = candidate);
-    else lo = mid + 1;
-  }
-  return plainDecimal(String(found));
 }
 
 /** Exact decimal string of an integer value; throws on a non-integer so that no f64 rounding hides. */
@@ -142,8 +104,9 @@ export type WireValue = string | number | boolean | null;
 const integer = (value: unknown): WireValue => (value === null ? null : encodeInteger(value as number | bigint));
 const asIs = (value: unknown): WireValue => value as WireValue;
 
-/** The encoder of each wire type. */
-const VALUE_ENCODERS: Readonly<Record<WireType, (value: never) => WireValue>> = {
+type FloatType = 'Float4' | 'Float8';
+/** The encoder of each wire type but the floats, which `encodeRecords` formats a batch at a time. */
+const VALUE_ENCODERS: Readonly<Record<Exclude<WireType, FloatType>, (value: never) => WireValue>> = {
   id: asIs,
   Utf8: asIs,
   Boolean: asIs,
@@ -151,8 +114,6 @@ const VALUE_ENCODERS: Readonly<Record<WireType, (value: never) => WireValue>> = 
   Uint4: integer,
   Uint8: integer,
   Int8: integer,
-  Float4: encodeFloat32,
-  Float8: encodeFloat64,
   DateTime: encodeTimestamp,
   Duration: encodeDuration,
 };
@@ -163,12 +124,18 @@ export type WireRecord = Record<string, WireValue>;
 /** A schema's fields as the encoder walks them. */
 interface RecordEncoder {
   readonly names: readonly string[];
-  readonly encoders: readonly ((value: never) => WireValue)[];
+  /** The encoder of each field; undefined for a float, whose text comes from its batch. */
+  readonly encoders: readonly (((value: never) => WireValue) | undefined)[];
+  /** Of each field, whether it is a Float8 (else a Float4, where it has no encoder). */
+  readonly wide: readonly boolean[];
   readonly neverNull: readonly boolean[];
+  /** The fields of each float width, in schema order. */
+  readonly float64: readonly number[];
+  readonly float32: readonly number[];
   /**
    * Every field null, in schema order: a record starts as a copy of it, so that every record of a
    * schema has one shape from the start (adding its fields one by one to an empty object cost about
-   * a fifth of a record's encoding in V8; its floats' shortest texts are most of the rest).
+   * a fifth of a record's encoding in V8).
    */
   readonly template: WireRecord;
 }
@@ -178,10 +145,14 @@ const recordEncoders = new WeakMap<RecordSchema, RecordEncoder>();
 function recordEncoder(schema: RecordSchema): RecordEncoder {
   let encoder = recordEncoders.get(schema);
   if (!encoder) {
+    const indices = (type: WireType) => schema.fields.flatMap(([, t], i) => (t === type ? [i] : []));
     encoder = {
       names: schema.fields.map(([name]) => name),
-      encoders: schema.fields.map(([, type]) => VALUE_ENCODERS[type]),
+      encoders: schema.fields.map(([, type]) => (type === 'Float8' || type === 'Float4' ? undefined : VALUE_ENCODERS[type])),
       neverNull: schema.fields.map(([name]) => NEVER_NULL.has(name)),
+      wide: schema.fields.map(([, type]) => type === 'Float8'),
+      float64: indices('Float8'),
+      float32: indices('Float4'),
       template: Object.fromEntries(schema.fields.map(([name]) => [name, null])),
     };
     recordEncoders.set(schema, encoder);
@@ -189,18 +160,57 @@ function recordEncoder(schema: RecordSchema): RecordEncoder {
   return encoder;
 }
 
-/** Encodes a record by its schema; a missing field is a bug and throws rather than emit a placeholder. */
-export function encodeRecord<S extends RecordSchema>(schema: S, value: RecordOf<S>): WireRecord {
-  const { names, encoders, neverNull, template } = recordEncoder(schema);
-  const source = value as Record<string, unknown>;
-  const out: WireRecord = { ...template };
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    const field = source[name];
-    if (field === undefined) throw new Error(`${schema.name}.${name} is missing`);
-    const encoded = encoders[i]!(field as never);
-    if (encoded === null && neverNull[i]) throw new Error(`${schema.name}.${name} is null, which its wire type rules out`);
-    out[name] = encoded;
+/** The floats of a batch of records, one width's fields after another's. */
+let floats = new Float64Array(1 << 12);
+
+/** Encodes records by their schema; a missing field is a bug and throws rather than emit a placeholder. */
+export function encodeRecords<S extends RecordSchema>(schema: S, values: readonly RecordOf<S>[]): WireRecord[] {
+  const { names, encoders, wide, neverNull, float64, float32, template } = recordEncoder(schema);
+  const n = values.length;
+  const count64 = n * float64.length;
+  const count = count64 + n * float32.length;
+  if (floats.length < count) floats = new Float64Array(Math.max(count, floats.length * 2));
+  const missing = (i: number) => new Error(`${schema.name}.${names[i]} is missing`);
+  // the floats first, so that each width's texts are made in one call (null, like NaN, has the text null)
+  let at = 0;
+  for (const fields of [float64, float32]) {
+    for (let r = 0; r < n; r++) {
+      const source = values[r] as Record<string, unknown>;
+      for (const i of fields) {
+        const field = source[names[i]!];
+        if (field === undefined) throw missing(i);
+        floats[at++] = field === null ? NaN : (field as number);
+      }
+    }
+  }
+  const floatTexts: (string | null)[] = []; // filled in order: a packed array
+  float64Texts(floats, count64, floatTexts, 0);
+  float32Texts(floats.subarray(count64), count - count64, floatTexts, count64);
+  const out: WireRecord[] = new Array(n);
+  let next64 = 0;
+  let next32 = count64;
+  for (let r = 0; r < n; r++) {
+    const source = values[r] as Record<string, unknown>;
+    const wire: WireRecord = { ...template };
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const encoder = encoders[i];
+      let encoded: WireValue;
+      if (encoder === undefined) encoded = floatTexts[wide[i] ? next64++ : next32++]!;
+      else {
+        const field = source[name];
+        if (field === undefined) throw missing(i);
+        encoded = encoder(field as never);
+      }
+      if (encoded === null && neverNull[i]) throw new Error(`${schema.name}.${name} is null, which its wire type rules out`);
+      wire[name] = encoded;
+    }
+    out[r] = wire;
   }
   return out;
+}
+
+/** Encodes one record by its schema (`encodeRecords` of one). */
+export function encodeRecord<S extends RecordSchema>(schema: S, value: RecordOf<S>): WireRecord {
+  return encodeRecords(schema, [value])[0]!;
 }

@@ -11,7 +11,7 @@ import type { MethodDefinition } from '../methods/method.js';
 import { checkedParams, methodOf } from '../rpc/dispatch.js';
 import { ErrorCode, invalidParam } from '../rpc/errors.js';
 import type { Params } from '../rpc/params.js';
-import { encodeInteger, encodeRecord, encodeTimestamp, type WireRecord } from '../schema/encode.js';
+import { encodeInteger, encodeRecords, encodeTimestamp, type WireRecord } from '../schema/encode.js';
 import type { RecordSchema } from '../schema/records.js';
 import type { StreamDemand, StreamUpdate } from './updates.js';
 import { TimeSlices } from '../platform/event-loop.js';
@@ -96,11 +96,18 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
   async committed(chunk: CommittedChunk): Promise<void> {
     if (this.#subscriptions.size === 0) return;
     try {
+      // a record pushed to several subscriptions of its method is encoded once; those new to a push, together
+      const subscribers = new Map<string, number>();
+      for (const { method } of this.#subscriptions.values()) subscribers.set(method, (subscribers.get(method) ?? 0) + 1);
       const encoded = new Map<object, WireRecord>();
-      const encode = (definition: MethodDefinition, record: object) => {
-        let wire = encoded.get(record);
-        if (!wire) encoded.set(record, (wire = encodeRecord(definition.record as RecordSchema, record as never)));
-        return wire;
+      const encode = (definition: MethodDefinition, records: readonly object[]): WireRecord[] => {
+        if (subscribers.get(definition.name) === 1) return encodeRecords(definition.record as RecordSchema, records as never[]);
+        const fresh = records.filter((record) => !encoded.has(record));
+        if (fresh.length > 0) {
+          const wires = encodeRecords(definition.record as RecordSchema, fresh as never[]);
+          for (let i = 0; i < fresh.length; i++) encoded.set(fresh[i]!, wires[i]!);
+        }
+        return records.map((record) => encoded.get(record)!);
       };
       const updates = chunk.updates;
       if (chunk.tokens && this.has(TOKEN_METHOD)) updates.unshift(await this.#tokenUpdate(chunk));
@@ -114,15 +121,15 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
         const block = slot === undefined ? undefined : { slot: encodeInteger(slot), timestamp: encodeTimestamp(timestamp!) };
         for (const subscription of [...this.#subscriptions.values()]) {
           if (slices.spent) await slices.next();
-          const records: WireRecord[] = [];
+          const records: object[] = [];
           for (const update of group) {
             if (update.method !== subscription.method) continue;
             const answered = update.answer ? await update.answer(subscription.params) : update.records;
             for (const record of answered) {
-              if (subscription.matches(record as Record<string, unknown>)) records.push(encode(subscription.definition, record));
+              if (subscription.matches(record as Record<string, unknown>)) records.push(record);
             }
           }
-          if (records.length > 0) subscription.push(records, block);
+          if (records.length > 0) subscription.push(encode(subscription.definition, records), block);
         }
         i = j;
       }
