@@ -106,9 +106,13 @@ const ENTRIES: readonly Entry[] = [
         'their texts 3.8 GB, the market\'s trailing points 1.6, the trades\' rows and records 2.1); the market\'s records and ' +
         'per-pair state ~12 s; the top list\'s records ~5 s. The same replay with no subscription takes 46-53 s: its seven ' +
         'recommendation windows (all live from retention\'s first prune, so that their points stay whole) ~18 s of it. So ' +
-        'the streams cost ~17 us a data point, and the replay without them is itself 2.7x the target.',
-      close: 'Less work a data point rather than one hot spot: the shortest float texts computed in WebAssembly (Ryu or ' +
-        'Schubfach over u64, checked against V8\'s String), the streamed records made and encoded in one pass from the ' +
+        'the streams cost ~17 us a data point, and the replay without them is itself 2.7x the target. Since then the floats\' ' +
+        'wire texts are made in WebAssembly a list of records at a time (step 65: ~100 ns a double against ~210, ~100 a float32 ' +
+        'against ~1,300), a streamed top list has its signatures decoded at load (step 63) and prices divide as doubles where ' +
+        'exact (step 64): the 10-minute replay 0.80x wall (median of 5 interleaved pairs). A profile of it afterwards (18.3 s): ' +
+        'building the wire records 2.9 s and formatting their floats 1.0 (turning bytes into JS strings ~30 ns a value of it), ' +
+        'garbage collection 1.8, the value buckets 1.7, the market\'s per-pair records and trailing windows ~2.5.',
+      close: 'Less work a data point rather than one hot spot: the streamed records made and encoded in one pass from the ' +
         'kernels\' columns (no intermediate record object: most of the garbage), the top list\'s entries keeping their texts ' +
         'across pushes, the recommendation windows\' arrivals sorted as their departures are, and the load\'s own speed (it ' +
         'bounds the replay). ' + E2E_CLOSE,
