@@ -97,11 +97,9 @@ export class SubscriptionHub implements StreamDemand, PipelineStreams {
     if (this.#subscriptions.size === 0) return;
     try {
       // a record pushed to several subscriptions of its method is encoded once; those new to a push, together
-      const subscribers = new Map<string, number>();
-      for (const { method } of this.#subscriptions.values()) subscribers.set(method, (subscribers.get(method) ?? 0) + 1);
       const encoded = new Map<object, WireRecord>();
       const encode = (definition: MethodDefinition, records: readonly object[]): WireRecord[] => {
-        if (subscribers.get(definition.name) === 1) return encodeRecords(definition.record as RecordSchema, records as never[]);
+        if (this.#counts.get(definition.name) === 1) return encodeRecords(definition.record as RecordSchema, records as never[]);
         const fresh = records.filter((record) => !encoded.has(record));
         if (fresh.length > 0) {
           const wires = encodeRecords(definition.record as RecordSchema, fresh as never[]);
