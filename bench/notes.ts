@@ -80,9 +80,12 @@ const E2E_CLOSE = 'The rest of the columnar engine (docs/architecture.md). On tw
   'count), and the row passes rewritten as tighter loops (the repeat check\'s ordered pass 17 -> 12 ns a row in a ' +
   'microbenchmark, ~0.1 s of the load; the accounts\' file rows a batch at a time: 147 -> 134 ms in a profile of the ' +
   '10-minute load): a pass over a chunk\'s rows costs 10-25 ns a row here, where one thread reads memory at 2.9 GiB/s. ' +
+  'The largest single cost is the write-locked key lists (~1 GB compressed in the hour): an experiment that left them ' +
+  'unread and unchecked (not a valid load: a bad key must still be rejected) took the hour\'s child to 0.86x wall and ' +
+  '0.82x CPU (3 interleaved pairs; 17.1-17.4 s against 19.2-20.3 in 2 more), parquet-wasm\'s time 8.1 -> 4.3 s. ' +
   'What would close it: the key lists decoded and checked in one WebAssembly memory (a Parquet page reader of our own ' +
-  'for the text columns: today ~2 GB of keys is decompressed in parquet-wasm, copied out as Arrow, copied into the key ' +
-  'kernel and checked, four passes at memory speed), the slot-order pass replaced by the row groups\' statistics where ' +
+  'for the text columns: today parquet-wasm decompresses and decodes them into Arrow lists, the keys are copied from its ' +
+  'memory into the key kernel\'s and checked there; the check itself is ~0.6 s of it), the slot-order pass replaced by the row groups\' statistics where ' +
   'they prove the order across groups, and the market\'s chunk work moved off the serving thread as the forms were; the ' +
   'peers show the budget: they read only the ' +
   'columns the answers need, vectorized, on every core.';
