@@ -249,7 +249,8 @@ function shortest(acceptBounds: bool, halfUp: bool): u64 {
     return r + <u64>((r == m && (!acceptBounds || !mExact)) || last >= 5);
   }
   // common: neither end counts as a point, no halfway case, and only the last dropped digit rounds.
-  // The most digits that can go, as 8s then 4, 2 and 1 (if k can go so can fewer).
+  // The most digits that can go, as 8s then 4, 2 and 1 (if k can go so can fewer). Written out, not
+  // a loop over a table of powers: a division by a constant compiles to a multiply, by a load it does not.
   let up = false;
   while (true) {
     const pk = p / 100000000;
