@@ -121,12 +121,14 @@ export class Panel {
       this.#again = true;
       return this.#running;
     }
+    // set while answers are on their way: whoever watches the view (the browser tests) waits for them
+    this.element.dataset.refreshing = 'true';
     this.#running = this.#refresh().finally(() => {
       this.#running = undefined;
       if (this.#again) {
         this.#again = false;
         void this.refresh();
-      }
+      } else delete this.element.dataset.refreshing;
     });
     return this.#running;
   }

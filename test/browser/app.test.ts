@@ -101,17 +101,24 @@ describe.skipIf(chromiumMissing('browser app test') !== undefined)('browser app 
     await page.click(`nav button[data-tab=${id}]`);
   }
 
-  /** Waits until the view has answered its queries (at least `after` times), then settles; what it sent. */
+  /**
+   * Waits until the view has answered its queries (more than `after` times) and no refresh is under
+   * way (a tab just shown or data just loaded: its answers are still coming), then settles; what it sent.
+   */
   async function answered(view: string, after = 0, expect?: (requests: Record<string, Query>) => boolean): Promise<Record<string, Query>> {
     const selector = `section[data-view=${view}]`;
+    const read = () => page.$eval(selector, (e) => {
+      const { answered: n, requests, refreshing } = (e as HTMLElement).dataset;
+      return { n: Number(n ?? 0), requests, refreshing: refreshing !== undefined };
+    });
     for (let tries = 0; tries < 600; tries++) {
-      const state = await page.$eval(selector, (e) => ({ n: Number((e as HTMLElement).dataset.answered ?? 0), requests: (e as HTMLElement).dataset.requests }));
-      if (state.n > after && state.requests) {
+      const state = await read();
+      if (state.n > after && state.requests && !state.refreshing) {
         const requests = JSON.parse(state.requests) as Record<string, Query>;
-        // settled: no newer answer within 300 ms (the pair picked after the first answer is asked next)
+        // settled: no newer answer or refresh within 300 ms (the pair picked after the first answer is asked next)
         await page.waitForTimeout(300);
-        const again = await page.$eval(selector, (e) => Number((e as HTMLElement).dataset.answered ?? 0));
-        if (again === state.n && (!expect || expect(requests))) return requests;
+        const again = await read();
+        if (again.n === state.n && !again.refreshing && (!expect || expect(requests))) return requests;
       }
       await page.waitForTimeout(100);
     }
